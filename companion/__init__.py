@@ -1,0 +1,1 @@
+"""Table Companion: the referee engine, game log and command line."""
