@@ -359,7 +359,7 @@ def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
         turn = Turn(who, "challenge_bonus", f"challenge bonus: the play is valid", bonus, scores[who])
         return replace(state, scores=scores, pending=replace(pending, challenged=True), turns=state.turns + (turn,))
     if rule == "double":
-        turn = Turn(challenger, "failed_challenge", "challenged a valid play and loses the next turn", 0, state.scores[challenger])
+        turn = Turn(challenger, "failed_challenge", "failed challenge: loses the next turn", 0, state.scores[challenger])
         new = replace(state, pending=replace(pending, challenged=True), turns=state.turns + (turn,))
         if state.phase != PLAYING:
             return new

@@ -1,12 +1,14 @@
 """Build the default lexicon from Debian's scowl word lists and report its coverage.
 
-Usage: python scripts/build_lexicon.py [--dest PATH] [--reference WORDLIST]
+Usage: python scripts/build_lexicon.py [--dest PATH] [--reference WORDLIST] [--if-missing]
 
 Writes the words (sorted, upper-case, UTF-8, one a line) to the default
 location (~/.local/share/table-companion/lexicons/scowl-80.txt, or under
 $TABLE_COMPANION_DATA) unless --dest is given.  When the ENABLE word list is
 present in ../shared/lexicons (or --reference names another list), prints how
 much of it the new lexicon covers and how many words it has beyond it.
+With --if-missing it does nothing when the lexicon file already exists (the
+setup step uses this).
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"where to write the lexicon (default: {default_lexicon_path()})")
     parser.add_argument("--reference", type=Path, default=ENABLE,
                         help="word list to measure coverage against (default: ENABLE in ../shared)")
+    parser.add_argument("--if-missing", action="store_true",
+                        help="do nothing if the lexicon file already exists")
     args = parser.parse_args(argv)
+    if args.if_missing and (args.dest or default_lexicon_path()).is_file():
+        return 0
 
     started = time.perf_counter()
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import unicodedata
 from pathlib import Path
 
@@ -82,17 +81,6 @@ def test_every_word_given_is_found_in_any_case(words):
         assert word.lower() in lex
         assert word.upper() in lex
         assert unicodedata.normalize("NFD", word) in lex
-
-
-def test_lookup_is_fast(tmp_path):
-    lex = Lexicon.from_words((f"W{i:06d}".translate(str.maketrans("0123456789", "ABCDEFGHIJ"))
-                              for i in range(270_000)), "big")
-    words = ["WAAAAAA", "wbcdefg", "nosuchword", "blåbær"] * 25_000
-    started = time.perf_counter()
-    for word in words:
-        word in lex  # noqa: B015
-    per_lookup = (time.perf_counter() - started) / len(words)
-    assert per_lookup < 5e-6, f"{per_lookup * 1e6:.2f} µs per lookup"
 
 
 def test_lexicon_is_immutable():
@@ -191,20 +179,6 @@ def test_lexicon_errors_are_companion_errors():
     assert issubclass(LexiconError, CompanionError)
 
 
-def test_loading_a_big_file_is_fast(tmp_path):
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    words = ["".join(letters[(i // 26**k) % 26] for k in range(5)) + "s" for i in range(270_000)]
-    path = write(tmp_path, "\n".join(words) + "\n")
-    Lexicon.from_file(path)  # warm the page cache
-    started = time.perf_counter()
-    lex = Lexicon.from_file(path)
-    elapsed = time.perf_counter() - started
-    assert len(lex) == 270_000
-    # The budget is 0.5 s; allow slack for a busy test machine.
-    assert elapsed < 1.5, f"{elapsed:.2f} s to load 270,000 words"
-
-
-# ------------------------------------------------------------------ helpers
 def test_check_words_reports_each_word_upper_case():
     lex = Lexicon.from_words(["qi", "za"], "t")
     assert check_words(["qi", " Za ", "qzx"], lex) == [("QI", True), ("ZA", True), ("QZX", False)]

@@ -1,0 +1,3 @@
+import sys
+from companion.cli import main
+sys.exit(main())

@@ -1,0 +1,311 @@
+"""The ``companion`` command: demo, games, word lists, game records and the referee.
+
+Every error a player can cause (a bad file, an illegal move, a locked saved-games file) is printed
+as one plain sentence naming what is wrong, with exit status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+EXIT_ERROR = 2
+
+
+def default_db_path() -> Path:
+    from companion.lexicon import data_dir
+
+    return data_dir() / "games.db"
+
+
+def _open_store(args):
+    from companion.store import GameStore
+
+    return GameStore(Path(args.db).expanduser() if args.db else default_db_path())
+
+
+def _load_lexicon(spec: str | None):
+    from companion.referee import load_lexicon
+
+    return load_lexicon(spec or "default")
+
+
+# ----------------------------------------------------------------------------- commands
+def cmd_demo(args) -> int:
+    """Play the bundled scripted game through the engine and print its scoresheet."""
+    from companion.events import read_jsonl
+    from companion.referee import Referee
+    from companion.scoresheet import format_board, format_scoresheet
+
+    path = Path(str(resources.files("companion") / "data" / "demo" / "standard.jsonl"))
+    events = read_jsonl(path)
+    referee = Referee(events[:1], lexicon=_load_lexicon(None))
+    print(f"Table Companion demo: a scripted game of standard Scrabble ({', '.join(events[0]['players'])}),")
+    print(f"challenge rule '{events[0]['challenge_rule']}', default word list ({len(referee.lexicon):,} words).\n")
+    for event in events[1:]:
+        if event.get("type") == "challenge":
+            # Judge afresh with the word list, as at the table, rather than trusting the file.
+            event = {k: v for k, v in event.items() if k not in ("verdict", "invalid_words", "ruling")}
+        referee.submit(event)
+        if event.get("type") == "challenge":
+            print(f"  challenge by {event['challenger']}: {referee.events[-1]['ruling']}")
+    print(format_board(referee.state))
+    print()
+    print(format_scoresheet(referee.state))
+    return 0
+
+
+def cmd_lexicon_check(args) -> int:
+    lexicon = _load_lexicon(args.lexicon)
+    bad = 0
+    for word in args.words:
+        ok = word in lexicon
+        bad += not ok
+        print(f"{word.upper()}\t{'VALID' if ok else 'INVALID'}")
+    return 0 if not bad else 1
+
+
+def cmd_lexicon_info(args) -> int:
+    lexicon = _load_lexicon(args.lexicon)
+    print(f"{lexicon.name}: {len(lexicon):,} words from {lexicon.source}")
+    for junk in lexicon.junk[:20]:
+        print(f"  skipped {junk}")
+    if len(lexicon.junk) > 20:
+        print(f"  ... and {len(lexicon.junk) - 20} more skipped lines")
+    return 0
+
+
+def cmd_game_list(args) -> int:
+    with _open_store(args) as store:
+        games = store.list_games()
+        if not games:
+            print("no saved games yet")
+        for g in games:
+            print(f"{g.id:>4}  {g.name:<30} {g.variant:<10} {g.event_count:>4} events  last change {g.updated}")
+    return 0
+
+
+def _referee_for(store, game_id: int, lexicon_spec: str | None = None):
+    from companion.referee import Referee
+
+    lexicon = _load_lexicon(lexicon_spec) if lexicon_spec else None
+    return Referee.resume(store, game_id, lexicon)
+
+
+def cmd_game_new(args) -> int:
+    from companion.console import run_console
+    from companion.referee import Referee
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    start = {"players": players, "tileset": args.tileset, "challenge_rule": args.challenge, "lexicon": args.lexicon or "default"}
+    lexicon = _load_lexicon(args.lexicon)
+    with _open_store(args) as store:
+        referee = Referee.start(start, lexicon, store, args.name)
+        print(f"game {referee.game_id} saved in {store.path if hasattr(store, 'path') else 'the saved-games file'}; type help for commands")
+        return run_console(referee, sys.stdin, sys.stdout, _prompt)
+
+
+def cmd_game_resume(args) -> int:
+    from companion.console import run_console
+    from companion.scoresheet import format_scoresheet
+
+    with _open_store(args) as store:
+        referee = _referee_for(store, args.game_id, args.lexicon)
+        print(format_scoresheet(referee.state))
+        return run_console(referee, sys.stdin, sys.stdout, _prompt)
+
+
+def cmd_game_show(args) -> int:
+    from companion.scoresheet import format_board, format_scoresheet
+
+    with _open_store(args) as store:
+        from companion.events import fold
+
+        state = fold(store.events(args.game_id))
+        print(format_board(state))
+        print()
+        print(format_scoresheet(state))
+    return 0
+
+
+def cmd_game_export(args) -> int:
+    with _open_store(args) as store:
+        events = store.events(args.game_id)
+    if args.format == "gcg":
+        from companion.gcg import events_to_gcg
+
+        text = events_to_gcg(events)
+    else:
+        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+    if args.out:
+        _write_whole(Path(args.out), text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_gcg_verify(args) -> int:
+    from companion.gcg import cli_verify
+
+    return cli_verify(args.files)
+
+
+def cmd_gcg_import(args) -> int:
+    from companion.gcg import cli_import
+    from companion.referee import Referee
+
+    events = cli_import(args.file)
+    with _open_store(args) as store:
+        referee = Referee.start(events[0], lexicon=None, store=store, name=Path(args.file).stem)
+        for event in events[1:]:
+            referee.submit(event)
+        print(f"imported {args.file} as game {referee.game_id} ({len(events)} events)")
+    return 0
+
+
+def cmd_referee(args) -> int:
+    """Drive a referee from a JSON-lines file of events, printing the outcome after each."""
+    from companion.events import read_jsonl
+    from companion.referee import Referee
+    from companion.scoresheet import format_standings, format_turn
+
+    events = read_jsonl(args.script)
+    if not events:
+        raise CompanionError(f"{args.script} holds no events")
+    first = dict(events[0])
+    if args.variant:
+        first.setdefault("variant", args.variant)
+        if first["variant"] != args.variant:
+            raise CompanionError(f"{args.script} is a {first['variant']} game, not {args.variant}")
+    lexicon = _load_lexicon(args.lexicon) if args.lexicon else None
+    referee = Referee([first], lexicon=lexicon)
+    rejected = 0
+    for n, event in enumerate(events[1:], start=2):
+        before = len(referee.state.turns)
+        try:
+            referee.submit(event)
+        except CompanionError as exc:
+            rejected += 1
+            print(f"event {n} ({event.get('type')}): REJECTED: {exc}")
+            continue
+        state = referee.state
+        for i in range(before, len(state.turns)):
+            print(format_turn(state, i))
+        if event.get("type") == "challenge":
+            print(f"     {referee.events[-1].get('ruling', '')}")
+    print()
+    print(format_standings(referee.state))
+    return 0 if not rejected else 1
+
+
+def _prompt(text: str) -> None:
+    if sys.stdin.isatty():
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+# ----------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee for a real game table.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def db_option(sp):
+        sp.add_argument("--db", help=f"saved-games file (default: {default_db_path()})")
+
+    d = sub.add_parser("demo", help="play a bundled scripted game and print the scoresheet", description="Play a bundled scripted game of standard Scrabble through the referee and print the board and scoresheet.")
+    d.set_defaults(func=cmd_demo)
+
+    lx = sub.add_parser("lexicon", help="word lists: check words", description="Word lists (the challenge reference).")
+    lxs = lx.add_subparsers(dest="lexicon_command", metavar="ACTION")
+    lxs.required = True
+    c = lxs.add_parser("check", help="print VALID or INVALID for each word", description="Print VALID or INVALID for each word (exit 1 if any is invalid).")
+    c.add_argument("words", nargs="+", metavar="WORD")
+    c.add_argument("--lexicon", help="word-list file (one word per line); default: the installed default list")
+    c.set_defaults(func=cmd_lexicon_check)
+    i = lxs.add_parser("info", help="size of a word list and its skipped lines", description="Show how many words a word list has and which lines were skipped as junk.")
+    i.add_argument("--lexicon", help="word-list file; default: the installed default list")
+    i.set_defaults(func=cmd_lexicon_info)
+
+    g = sub.add_parser("game", help="saved games: new, list, resume, show, export", description="Saved games (every confirmed turn is saved at once).")
+    gs = g.add_subparsers(dest="game_command", metavar="ACTION")
+    gs.required = True
+    n = gs.add_parser("new", help="start a game and enter its turns at a prompt", description="Start a standard game and enter turns at a prompt (type help there).")
+    n.add_argument("--players", required=True, help="comma-separated names, 2 to 4")
+    n.add_argument("--tileset", default="en", help="tile set: en, de, da, fr, nl, pl or a tile-set file (default en)")
+    n.add_argument("--challenge", default="double", choices=["double", "single", "bonus5", "bonus10", "void"], help="challenge rule (default double, as the rule text)")
+    n.add_argument("--lexicon", help="word-list file agreed for this game (default: the installed default list)")
+    n.add_argument("--name", help="a name for the saved game")
+    db_option(n)
+    n.set_defaults(func=cmd_game_new)
+    ls = gs.add_parser("list", help="list saved games", description="List the saved games.")
+    db_option(ls)
+    ls.set_defaults(func=cmd_game_list)
+    for name, func, helptext in (("resume", cmd_game_resume, "continue a saved game at the prompt"), ("show", cmd_game_show, "print a saved game's board and scoresheet")):
+        r = gs.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".")
+        r.add_argument("game_id", type=int, metavar="GAME_ID")
+        if name == "resume":
+            r.add_argument("--lexicon", help="word-list file (default: the one the game started with)")
+        db_option(r)
+        r.set_defaults(func=func)
+    e = gs.add_parser("export", help="export a saved game as GCG or JSON lines", description="Export a saved game as a GCG record or as its JSON-lines event log.")
+    e.add_argument("game_id", type=int, metavar="GAME_ID")
+    e.add_argument("--format", choices=["gcg", "jsonl"], default="gcg")
+    e.add_argument("--out", help="file to write (default: print)")
+    db_option(e)
+    e.set_defaults(func=cmd_game_export)
+
+    gc = sub.add_parser("gcg", help="GCG game records: verify, import", description="GCG game records (Poslfit spec v1.2).")
+    gcs = gc.add_subparsers(dest="gcg_command", metavar="ACTION")
+    gcs.required = True
+    v = gcs.add_parser("verify", help="replay games and check every recorded score", description="Replay each game on the engine's board and check every recorded move score and running total.")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.set_defaults(func=cmd_gcg_verify)
+    im = gcs.add_parser("import", help="import a GCG file as a saved game", description="Import a GCG file as a saved game.")
+    im.add_argument("file", metavar="FILE")
+    db_option(im)
+    im.set_defaults(func=cmd_gcg_import)
+
+    rf = sub.add_parser("referee", help="run a scripted game from a JSON-lines event file", description="Referee a game given as a JSON-lines file of events; print each outcome and the final standings. Events that break a rule are rejected with the rule named.")
+    rf.add_argument("script", metavar="SCRIPT.jsonl")
+    rf.add_argument("--variant", help="the game variant the script must be (default: as the script says)")
+    rf.add_argument("--lexicon", help="word-list file (default: as the script says)")
+    rf.set_defaults(func=cmd_referee)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

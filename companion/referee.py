@@ -1,0 +1,159 @@
+"""The referee: takes what happens at the table as events, judges them, and saves each one.
+
+A ``Referee`` holds one game: its event log, the state folded from it, the word list the table
+agreed on, and (optionally) the saved-games file. ``submit`` is the one door for every event: the
+event is checked against the rules first, then written to disk, and only then becomes part of the
+game, so a rejected event changes nothing and a confirmed one survives a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from companion.board import Board, square_name
+from companion.errors import CompanionError, RuleViolation
+from companion.events import Replay
+from companion.game import tiles_spec
+from companion.lexicon import Lexicon, default_lexicon
+from companion.notation import placements_from_notation
+from companion.play import Play, extract_placements, validate_play
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of every word a play formed."""
+
+    valid_words: tuple[str, ...]
+    invalid_words: tuple[str, ...]
+
+    @property
+    def acceptable(self) -> bool:
+        return not self.invalid_words
+
+    def __str__(self) -> str:
+        def join(words: tuple[str, ...]) -> str:
+            return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+        if self.acceptable:
+            verb = "is" if len(self.valid_words) == 1 else "are"
+            return f"ACCEPTABLE: {join(self.valid_words)} {verb} valid"
+        bad = f"{join(self.invalid_words)} {'is' if len(self.invalid_words) == 1 else 'are'} not"
+        if not self.valid_words:
+            return f"UNACCEPTABLE: {bad}"
+        return f"UNACCEPTABLE: {join(self.valid_words)} {'is' if len(self.valid_words) == 1 else 'are'} valid, {bad}"
+
+
+def load_lexicon(name: str) -> Lexicon:
+    """``default`` for the installed default list, otherwise the path of a word-list file."""
+    if name in ("", "default"):
+        return default_lexicon()
+    return Lexicon.from_file(Path(name).expanduser())
+
+
+def judge_play(play: Play, lexicon: Lexicon) -> Verdict:
+    """Check every word of a play (the main word and each cross word) against the word list."""
+    valid, invalid = [], []
+    for word in play.words:
+        unknown = [square_name(s) for s, t in zip(word.squares, word.tiles) if t.letter == "?"]
+        if unknown:
+            raise RuleViolation(f"the blank on {', '.join(unknown)} has no letter yet: say which letter it stands for before the word can be judged")
+        (valid if word.text in lexicon else invalid).append(word.text)
+    return Verdict(tuple(valid), tuple(invalid))
+
+
+class Referee:
+    """One game at the table: its log, its state, its word list and where it is saved."""
+
+    def __init__(self, events: Iterable[Mapping[str, Any]], lexicon: Lexicon | None = None, store=None, game_id: int | None = None):
+        events = list(events)
+        if not events:
+            raise RuleViolation("a game needs a game_started event")
+        self.replay = Replay(events[0])
+        for n, event in enumerate(events[1:], start=2):
+            try:
+                self.replay.push(event)
+            except CompanionError as exc:
+                raise RuleViolation(f"saved event {n} cannot be replayed: {exc}") from None
+        self.events: list[dict] = [dict(e) for e in events]
+        self._lexicon = lexicon
+        self.store = store
+        self.game_id = game_id
+
+    # ----- starting and resuming -----
+    @classmethod
+    def start(cls, start_event: Mapping[str, Any], lexicon: Lexicon | None = None, store=None, name: str | None = None) -> "Referee":
+        """A new game; when ``store`` is given it is saved at once under ``name``."""
+        start_event = {"type": "game_started", **dict(start_event)}
+        Replay(start_event)  # validate before anything is written
+        game_id = None
+        if store is not None:
+            players = start_event.get("players", [])
+            game_name = name or " v ".join(players)
+            game_id = store.create_game(game_name, str(start_event.get("variant", "standard")), start_event)
+        return cls([start_event], lexicon, store, game_id)
+
+    @classmethod
+    def resume(cls, store, game_id: int, lexicon: Lexicon | None = None) -> "Referee":
+        return cls(store.events(game_id), lexicon, store, game_id)
+
+    @property
+    def state(self):
+        return self.replay.state
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = load_lexicon(self.events[0].get("lexicon", "default"))
+        return self._lexicon
+
+    # ----- the one door -----
+    def submit(self, event: Mapping[str, Any]):
+        """Judge, check, save, then apply one event. Returns the new state; raises and changes
+        nothing if the event breaks a rule or cannot be saved."""
+        event = self._complete(dict(event))
+        self.replay.check(event)  # raises before anything is written
+        if self.store is not None and self.game_id is not None:
+            self.store.append(self.game_id, event)
+        self.events.append(event)
+        return self.replay.push(event)
+
+    def _complete(self, event: dict) -> dict:
+        """Fill in what the referee decides: a challenge's verdict; the void rule's check of a play."""
+        state = self.state
+        kind = event.get("type")
+        config = getattr(state, "config", None)
+        if kind == "challenge" and "verdict" not in event:
+            pending = getattr(state, "pending", None)
+            if pending is None:
+                raise RuleViolation("there is no play to challenge: a play can be challenged only before the next turn starts")
+            verdict = judge_play(pending.play, self.lexicon)
+            event["verdict"] = "valid" if verdict.acceptable else "invalid"
+            event["invalid_words"] = list(verdict.invalid_words)
+            event["ruling"] = str(verdict)
+        if kind == "play" and getattr(config, "challenge_rule", None) == "void":
+            from companion.game import parse_tiles
+
+            play = validate_play(state.board, parse_tiles(event.get("tiles"), state), config.board_layout)
+            verdict = judge_play(play, self.lexicon)
+            if not verdict.acceptable:
+                raise RuleViolation(f"{verdict}: the play is refused; take the tiles back and play again")
+        return event
+
+    # ----- conveniences for the people at the table -----
+    def play_notation(self, player: str, position: str, word: str, rack: str | None = None):
+        """Submit a play written as ``8D CRAaLED``."""
+        placements = placements_from_notation(self.state.board, position, word, self.state.config.tiles)
+        event = {"type": "play", "player": player, "tiles": tiles_spec(placements)}
+        if rack:
+            event["rack"] = rack
+        return self.submit(event)
+
+    def play_board(self, player: str, after: Board):
+        """Submit the play that turns the current board into ``after`` (what the camera sees)."""
+        placements = extract_placements(self.state.board, after)
+        return self.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
+
+    def undo(self):
+        return self.submit({"type": "undo"})

@@ -1,0 +1,1 @@
+"""Vision: finding the board and reading the tiles from camera frames."""
