@@ -184,7 +184,6 @@ def cmd_referee(args) -> int:
     """Drive a referee from a JSON-lines file of events, printing the outcome after each."""
     from companion.events import read_jsonl
     from companion.referee import Referee
-    from companion.scoresheet import format_standings, format_turn
 
     events = read_jsonl(args.script)
     if not events:
@@ -196,22 +195,20 @@ def cmd_referee(args) -> int:
             raise CompanionError(f"{args.script} is a {first['variant']} game, not {args.variant}")
     lexicon = _load_lexicon(args.lexicon) if args.lexicon else None
     referee = Referee([first], lexicon=lexicon)
+    variant = referee.replay.variant
     rejected = 0
     for n, event in enumerate(events[1:], start=2):
-        before = len(referee.state.turns)
+        before = referee.state
         try:
-            referee.submit(event)
+            after = referee.submit(event)
         except CompanionError as exc:
             rejected += 1
             print(f"event {n} ({event.get('type')}): REJECTED: {exc}")
             continue
-        state = referee.state
-        for i in range(before, len(state.turns)):
-            print(format_turn(state, i))
-        if event.get("type") == "challenge":
-            print(f"     {referee.events[-1].get('ruling', '')}")
+        for line in variant.report(before, after, referee.events[-1]):
+            print(line)
     print()
-    print(format_standings(referee.state))
+    print(variant.format_final(referee.state))
     return 0 if not rejected else 1
 
 

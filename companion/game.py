@@ -123,6 +123,8 @@ class GameState:
     pending: PendingPlay | None = None
     scoreless_passes: int = 0
     lose_next_turn: frozenset[int] = frozenset()
+    #: Players whose turns are skipped for good (a variant's eliminated players).
+    out_of_game: frozenset[int] = frozenset()
     phase: str = PLAYING
     went_out: int | None = None
     turns: tuple[Turn, ...] = ()
@@ -223,10 +225,15 @@ def _next_player(state: GameState, after: int) -> tuple[int, frozenset[int], tup
     """Who moves after ``after``, skipping (and recording) players who lost their turn."""
     n = len(state.players)
     nxt, lose, turns = (after + 1) % n, set(state.lose_next_turn), state.turns
-    while nxt in lose:
-        lose.discard(nxt)
-        turns += (Turn(nxt, "lost_turn", "loses this turn (failed challenge)", 0, state.scores[nxt]),)
-        nxt = (nxt + 1) % n
+    for _ in range(2 * n):
+        if nxt in state.out_of_game:
+            nxt = (nxt + 1) % n
+        elif nxt in lose:
+            lose.discard(nxt)
+            turns += (Turn(nxt, "lost_turn", "loses this turn (failed challenge)", 0, state.scores[nxt]),)
+            nxt = (nxt + 1) % n
+        else:
+            break
     return nxt, frozenset(lose), turns
 
 
@@ -460,3 +467,53 @@ def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
         known = ", ".join(["game_started", "undo", *HANDLERS])
         raise RuleViolation(f"unknown event type {kind!r} for standard Scrabble (known: {known})")
     return handler(state, event)
+
+
+# ---------------------------------------------------------------------------------------------
+# The variant plug-in interface (see companion.variants): what the referee and the CLI call.
+
+
+def complete(state: GameState, event: dict, judge) -> dict:
+    """Fill in what the referee decides before the event is checked and saved.
+
+    ``judge(play)`` returns a ``companion.referee.Verdict`` for a play's words. A challenge gets its
+    verdict; under the void rule a play with an unacceptable word is refused outright.
+    """
+    kind = event.get("type")
+    if kind == "challenge" and "verdict" not in event:
+        if state.pending is None:
+            raise RuleViolation("there is no play to challenge: a play can be challenged only before the next turn starts")
+        verdict = judge(state.pending.play)
+        event["verdict"] = "valid" if verdict.acceptable else "invalid"
+        event["invalid_words"] = list(verdict.invalid_words)
+        event["ruling"] = str(verdict)
+    elif kind == "play" and state.config.challenge_rule == "void" and state.phase == PLAYING:
+        play = validate_play(state.board, parse_tiles(event.get("tiles"), state), state.config.board_layout)
+        verdict = judge(play)
+        if not verdict.acceptable:
+            raise RuleViolation(f"{verdict}: the play is refused; take the tiles back and play again")
+    return event
+
+
+def report(before: GameState, after: GameState, event: Mapping[str, Any]) -> list[str]:
+    """Lines telling the table what one event did (the scoresheet lines it added)."""
+    from companion.scoresheet import format_turn
+
+    lines = [format_turn(after, i) for i in range(len(before.turns), len(after.turns))]
+    if event.get("ruling"):
+        lines.append(f"     {event['ruling']}")
+    return lines
+
+
+def standings(state: GameState) -> list[tuple[str, int]]:
+    return state.standings()
+
+
+def is_over(state: GameState) -> bool:
+    return state.phase == ENDED
+
+
+def format_final(state: GameState) -> str:
+    from companion.scoresheet import format_standings
+
+    return format_standings(state)

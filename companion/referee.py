@@ -52,6 +52,13 @@ def load_lexicon(name: str) -> Lexicon:
     return Lexicon.from_file(Path(name).expanduser())
 
 
+def judge_words(words, lexicon: Lexicon) -> Verdict:
+    """Check a list of words (for variants without a board) against the word list."""
+    valid = tuple(w.upper() for w in words if w in lexicon)
+    invalid = tuple(w.upper() for w in words if w not in lexicon)
+    return Verdict(valid, invalid)
+
+
 def judge_play(play: Play, lexicon: Lexicon) -> Verdict:
     """Check every word of a play (the main word and each cross word) against the word list."""
     valid, invalid = [], []
@@ -120,26 +127,17 @@ class Referee:
         return self.replay.push(event)
 
     def _complete(self, event: dict) -> dict:
-        """Fill in what the referee decides: a challenge's verdict; the void rule's check of a play."""
-        state = self.state
-        kind = event.get("type")
-        config = getattr(state, "config", None)
-        if kind == "challenge" and "verdict" not in event:
-            pending = getattr(state, "pending", None)
-            if pending is None:
-                raise RuleViolation("there is no play to challenge: a play can be challenged only before the next turn starts")
-            verdict = judge_play(pending.play, self.lexicon)
-            event["verdict"] = "valid" if verdict.acceptable else "invalid"
-            event["invalid_words"] = list(verdict.invalid_words)
-            event["ruling"] = str(verdict)
-        if kind == "play" and getattr(config, "challenge_rule", None) == "void":
-            from companion.game import parse_tiles
+        """Let the variant fill in what the referee decides (verdicts of challenges, and so on)."""
+        complete = getattr(self.replay.variant, "complete", None)
+        if complete is None:
+            return event
+        return complete(self.state, event, self.judge)
 
-            play = validate_play(state.board, parse_tiles(event.get("tiles"), state), config.board_layout)
-            verdict = judge_play(play, self.lexicon)
-            if not verdict.acceptable:
-                raise RuleViolation(f"{verdict}: the play is refused; take the tiles back and play again")
-        return event
+    def judge(self, what) -> Verdict:
+        """Judge a board play (every word it forms) or a plain list of words against the word list."""
+        if isinstance(what, Play):
+            return judge_play(what, self.lexicon)
+        return judge_words(list(what), self.lexicon)
 
     # ----- conveniences for the people at the table -----
     def play_notation(self, player: str, position: str, word: str, rack: str | None = None):

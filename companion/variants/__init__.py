@@ -1,7 +1,23 @@
-"""Variant referees as plug-ins: each variant is one module with ``new_game``, ``apply`` and ``standings``.
+"""Variant referees as plug-ins: a new variant is one module here (and its data), not edits across
+the engine.
 
-A module registers here by name; ``companion.events.fold`` picks the module named by the
-``variant`` field of the ``game_started`` event (``standard`` when absent).
+A variant module provides:
+
+* ``new_game(start_event) -> state``: the state after ``game_started`` (raise RuleViolation if the
+  event is not a valid start for this variant);
+* ``apply(state, event) -> state``: the state after one event, or RuleViolation naming the rule
+  broken (states are immutable, so the old state is untouched);
+* ``complete(state, event, judge) -> event`` (optional): fill in what the referee decides before
+  the event is saved, such as a challenge's verdict. ``judge(play)`` checks every word a board
+  play forms, ``judge(["WORD", ...])`` a plain list of words, against the game's word list, and
+  returns a ``companion.referee.Verdict`` (``.acceptable``, ``.valid_words``, ``.invalid_words``,
+  ``str()`` the ruling "UNACCEPTABLE: QI and ZAX are valid, XQ is not");
+* ``report(before, after, event) -> list[str]``: lines for the table after an event (the ledger);
+* ``standings(state) -> list[(name, score)]``, ``is_over(state) -> bool``,
+  ``format_final(state) -> str`` (the final standings table).
+
+``companion.events.Replay`` picks the module named by the ``variant`` field of ``game_started``
+(``standard`` when absent); undo is handled there for every variant alike.
 """
 
 from __future__ import annotations
@@ -14,11 +30,17 @@ from companion.errors import RuleViolation
 #: variant name -> module implementing it
 REGISTRY = {
     "standard": "companion.game",
+    "strip-safe": "companion.variants.strip_safe",
+    "strip-rounds": "companion.variants.strip_rounds",
+    "speed": "companion.variants.speed",
+    "wordthief": "companion.variants.wordthief",
 }
 
 
 def get_variant(name: str) -> ModuleType:
+    if name not in REGISTRY:
+        raise RuleViolation(f"unknown game variant {name!r}: choose one of {', '.join(REGISTRY)}")
     try:
         return importlib.import_module(REGISTRY[name])
-    except KeyError:
-        raise RuleViolation(f"unknown game variant {name!r}: choose one of {', '.join(REGISTRY)}") from None
+    except ModuleNotFoundError:
+        raise RuleViolation(f"the {name} referee is not installed in this version") from None

@@ -1,0 +1,82 @@
+"""Shared helpers for the rules tests: small tile-set files and a random legal-placement generator."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.board import Board, Placement, Tile
+
+ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@pytest.fixture
+def tileset_file(tmp_path):
+    """Write a tile set file and return its path (usable as ``tileset`` in ``game_started``).
+
+    ``letters`` maps a letter to ``(count, value)``; a tiny set lets a test empty the bag in a few turns.
+    """
+
+    def make(letters: dict[str, tuple[int, int]], blanks: int = 0, name: str = "Tiny") -> str:
+        path = Path(tmp_path) / f"{name.lower()}-{len(list(tmp_path.iterdir()))}.json"
+        data = {"code": name.lower(), "name": name, "blanks": blanks,
+                "letters": {k: {"count": n, "value": v} for k, (n, v) in letters.items()}}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return str(path)
+
+    return make
+
+
+def random_placements(board: Board, rng: random.Random, centre: tuple[int, int], max_tiles: int = 7,
+                      letters: str | list[str] = ENGLISH, blank_rate: float = 0.1) -> tuple[Placement, ...]:
+    """Tiles for a legal placement (by the placement rules only; no word list) on ``board``.
+
+    The play runs across or down through an anchor: the centre on an empty board, otherwise an empty
+    square next to a tile. It may start before the anchor and runs over tiles already there (they
+    become play-through letters), so it is always in one line, without gaps, and connected.
+    """
+    n = board.size
+    first = board.is_empty
+    k = rng.randint(2 if first else 1, max(2 if first else 1, max_tiles))
+    dr, dc = (0, 1) if rng.random() < 0.5 else (1, 0)
+    if first:
+        anchor = centre
+    else:
+        anchor = rng.choice([
+            (r, c) for r in range(n) for c in range(n)
+            if not board.occupied((r, c))
+            and any(board.occupied((r + a, c + b)) for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0)))
+        ])
+    # Step back over up to k-1 empty squares (tiles in between are played through).
+    r, c = anchor
+    back = rng.randint(0, k - 1)
+    while back:
+        pr, pc = r - dr, c - dc
+        while board.on_board((pr, pc)) and board.occupied((pr, pc)):
+            pr, pc = pr - dr, pc - dc
+        if not board.on_board((pr, pc)):
+            break
+        r, c, back = pr, pc, back - 1
+    squares = []
+    while len(squares) < k and board.on_board((r, c)):
+        if not board.occupied((r, c)):
+            squares.append((r, c))
+        r, c = r + dr, c + dc
+    pool = list(letters)
+    out = []
+    for s in squares:
+        letter = pool.pop(rng.randrange(len(pool))) if isinstance(letters, list) else rng.choice(letters)
+        if letter == "?":
+            out.append(Placement(s, Tile(rng.choice(ENGLISH), True)))
+        else:
+            out.append(Placement(s, Tile(letter, rng.random() < blank_rate)))
+    return tuple(out)
+
+
+@pytest.fixture(scope="session")
+def random_play():
+    """The generator above, for tests (session-scoped so hypothesis tests may use it)."""
+    return random_placements
