@@ -1,0 +1,128 @@
+"""The command line as a player meets it: plain sentences, exit codes, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion import cli
+from companion.lexicon import Lexicon, default_lexicon_path
+
+needs_default_lexicon = pytest.mark.skipif(not default_lexicon_path().exists(), reason="default lexicon not built (run ./tc setup)")
+
+
+def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@needs_default_lexicon
+def test_demo_prints_the_scoresheet_and_the_winner(capsys):
+    code, out, _ = run(capsys, "demo")
+    assert code == 0
+    assert "UNACCEPTABLE: DOKE is not" in out
+    assert "ACCEPTABLE: HEX is valid" in out
+    assert "winner: Ann" in out
+    assert "1. Ann            181" in out
+
+
+@needs_default_lexicon
+def test_lexicon_check_prints_valid_or_invalid_per_word(capsys):
+    code, out, _ = run(capsys, "lexicon", "check", "quixotic", "XQZW")
+    assert out.splitlines() == ["QUIXOTIC\tVALID", "XQZW\tINVALID"]
+    assert code == 1
+
+
+def test_lexicon_check_with_a_word_list_file(capsys, tmp_path):
+    words = tmp_path / "club.txt"
+    words.write_text("qi\nZA\n", encoding="utf-8")
+    code, out, _ = run(capsys, "lexicon", "check", "QI", "za", "--lexicon", str(words))
+    assert code == 0 and out.splitlines() == ["QI\tVALID", "ZA\tVALID"]
+
+
+def test_missing_word_list_is_a_plain_error(capsys, tmp_path):
+    code, out, err = run(capsys, "lexicon", "check", "QI", "--lexicon", str(tmp_path / "nope.txt"))
+    assert code == cli.EXIT_ERROR
+    assert err.startswith("error: ") and "nope.txt" in err and "Traceback" not in err
+
+
+def test_game_list_on_a_new_file(capsys, tmp_path):
+    code, out, _ = run(capsys, "game", "list", "--db", str(tmp_path / "g.db"))
+    assert code == 0 and "no saved games yet" in out
+
+
+def test_damaged_saved_games_file_is_named(capsys, tmp_path):
+    bad = tmp_path / "g.db"
+    bad.write_bytes(b"this is not a database" * 100)
+    code, _, err = run(capsys, "game", "list", "--db", str(bad))
+    assert code == cli.EXIT_ERROR and str(bad) in err and "Traceback" not in err
+
+
+def _typed_game(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("ZAX\nQI\nAX\n", encoding="utf-8")
+    return ["game", "new", "--players", "Ann,Ben", "--lexicon", str(words), "--db", str(tmp_path / "g.db")]
+
+
+def test_game_new_at_the_prompt_saves_every_turn(capsys, tmp_path, monkeypatch):
+    typed = "play 8G ZAX\nplay H7 Q.\nchallenge Ann\nplay H8 .X\nbogus\nquit\n"
+    code, out, _ = run(capsys, *_typed_game(tmp_path), stdin=typed, monkeypatch=monkeypatch)
+    assert code == 0
+    assert "UNACCEPTABLE: QA is not" in out
+    assert "refused: it is Ben's turn" not in out
+    assert "unknown command 'bogus'" in out
+    code, out, _ = run(capsys, "game", "export", "1", "--format", "jsonl", "--db", str(tmp_path / "g.db"))
+    types = [json.loads(line)["type"] for line in out.splitlines()]
+    assert types == ["game_started", "play", "play", "challenge", "play"]
+
+
+def test_game_resume_continues_where_it_stopped(capsys, tmp_path, monkeypatch):
+    run(capsys, *_typed_game(tmp_path), stdin="play 8G ZAX\nquit\n", monkeypatch=monkeypatch)
+    code, out, _ = run(capsys, "game", "resume", "1", "--db", str(tmp_path / "g.db"), stdin="status\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "Ben to move" in out
+
+
+def test_referee_script_rejects_a_rule_breaking_event_and_goes_on(capsys, tmp_path):
+    script = tmp_path / "game.jsonl"
+    lines = [
+        {"type": "game_started", "players": ["Ann", "Ben"], "lexicon": str(tmp_path / "w.txt")},
+        {"type": "play", "player": "Ann", "tiles": {"H8": "Q", "I8": "I"}},
+        {"type": "play", "player": "Ann", "tiles": {"H9": "A"}},
+        {"type": "play", "player": "Ben", "tiles": {"A1": "A", "A2": "X"}},
+        {"type": "pass", "player": "Ben"},
+    ]
+    (tmp_path / "w.txt").write_text("QI\n", encoding="utf-8")
+    script.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "referee", str(script))
+    assert code == 1
+    assert "event 3 (play): REJECTED: it is Ben's turn, not Ann's" in out
+    assert "event 4 (play): REJECTED: the tiles do not touch any tile already on the board: A1, A2" in out
+    assert "standings so far" in out
+
+
+def test_referee_script_that_is_not_json(capsys, tmp_path):
+    script = tmp_path / "bad.jsonl"
+    script.write_text('{"type": "game_started", "players": ["A", "B"]}\nnot json\n', encoding="utf-8")
+    code, _, err = run(capsys, "referee", str(script))
+    assert code == cli.EXIT_ERROR and "line 2: not a JSON event" in err
+
+
+def test_every_subcommand_has_help():
+    for argv in (["--help"], ["demo", "--help"], ["game", "list", "--help"], ["gcg", "verify", "--help"],
+                 ["lexicon", "check", "--help"], ["referee", "--help"], ["game", "export", "--help"]):
+        with pytest.raises(SystemExit) as exit_:
+            cli.build_parser().parse_args(argv)
+        assert exit_.value.code == 0
+
+
+def test_python_dash_m_companion_runs():
+    result = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "referee" in result.stdout

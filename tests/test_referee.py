@@ -1,0 +1,118 @@
+"""The referee: challenges judged against the word list, every event saved before it counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.board import Board
+from companion.errors import CompanionError, RuleViolation
+from companion.lexicon import Lexicon
+from companion.referee import Referee, Verdict
+from companion.store import GameStore
+
+WORDS = Lexicon.from_words(["QI", "ZAX", "WIZARD", "COBRA", "HEX", "AX", "ZA", "XI"], "test")
+START = {"players": ["Ann", "Ben"], "tileset": "en", "challenge_rule": "double"}
+
+
+def new(rule="double", store=None, players=("Ann", "Ben")) -> Referee:
+    return Referee.start({**START, "players": list(players), "challenge_rule": rule}, WORDS, store)
+
+
+def test_ruling_names_valid_and_invalid_words():
+    assert str(Verdict(("QI", "ZAX"), ("XQ",))) == "UNACCEPTABLE: QI and ZAX are valid, XQ is not"
+    assert str(Verdict(("QI",), ())) == "ACCEPTABLE: QI is valid"
+    assert str(Verdict((), ("XQ", "QX"))) == "UNACCEPTABLE: XQ and QX are not"
+
+
+def test_challenge_judges_every_word_the_play_formed():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")  # Z G8, A H8, X I8
+    ref.play_notation("Ben", "7H", "QI")  # Q H7 over A -> QA (invalid), I I7 over X -> IX (invalid)
+    ref.submit({"type": "challenge", "challenger": "Ann"})
+    ruling = ref.events[-1]["ruling"]
+    assert ruling == "UNACCEPTABLE: QI is valid, QA and IX are not"
+    assert ref.state.board[6, 7] is None  # withdrawn
+
+
+def test_valid_challenge_under_double_rule_costs_challenger_the_turn():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")
+    ref.submit({"type": "challenge", "challenger": "Ben"})
+    assert ref.events[-1]["verdict"] == "valid"
+    assert ref.state.players[ref.state.to_move] == "Ann"
+
+
+def test_void_rule_refuses_an_unacceptable_play_and_keeps_the_turn():
+    ref = new("void")
+    with pytest.raises(RuleViolation, match="UNACCEPTABLE: ZXA is not"):
+        ref.play_notation("Ann", "8G", "ZXA")
+    assert ref.state.board.is_empty and ref.state.to_move == 0
+    ref.play_notation("Ann", "8G", "ZAX")
+    assert ref.state.scores[0] > 0
+
+
+def test_blank_without_a_letter_cannot_be_judged():
+    ref = new()
+    ref.submit({"type": "play", "player": "Ann", "tiles": {"H8": "Q", "I8": "?"}})
+    with pytest.raises(RuleViolation, match="blank on I8 has no letter"):
+        ref.submit({"type": "challenge", "challenger": "Ben"})
+
+
+def test_rejected_event_is_not_saved(tmp_path):
+    with GameStore(tmp_path / "games.db") as store:
+        ref = new(store=store)
+        ref.play_notation("Ann", "8G", "ZAX")
+        saved = store.events(ref.game_id)
+        with pytest.raises(CompanionError):
+            ref.play_notation("Ann", "9G", "AX")  # Ben's turn
+        with pytest.raises(CompanionError):
+            ref.play_notation("Ben", "2A", "AX")  # floating
+        assert store.events(ref.game_id) == saved
+        assert ref.events == saved
+
+
+def test_resumed_game_has_the_same_state(tmp_path):
+    with GameStore(tmp_path / "games.db") as store:
+        ref = new(store=store)
+        ref.play_notation("Ann", "8G", "ZAX")
+        ref.play_notation("Ben", "H7", "Q.")
+        ref.submit({"type": "challenge", "challenger": "Ann"})
+        game_id, state = ref.game_id, ref.state
+    with GameStore(tmp_path / "games.db") as store:
+        again = Referee.resume(store, game_id, WORDS)
+        assert again.state.board == state.board
+        assert again.state.scores == state.scores
+        assert again.state.to_move == state.to_move
+
+
+def test_undo_is_saved_and_restores_the_previous_state(tmp_path):
+    with GameStore(tmp_path / "games.db") as store:
+        ref = new(store=store)
+        ref.play_notation("Ann", "8G", "ZAX")
+        before = ref.state
+        ref.play_notation("Ben", "H7", "Q.")
+        ref.undo()
+        assert ref.state is before
+        events = store.events(ref.game_id)
+        assert [e["type"] for e in events] == ["game_started", "play", "play", "undo"]
+        assert Referee.resume(store, ref.game_id, WORDS).state.board == before.board
+
+
+def test_nothing_to_undo_at_the_start():
+    with pytest.raises(RuleViolation, match="nothing to undo"):
+        new().undo()
+
+
+def test_camera_board_becomes_a_play():
+    ref = new()
+    after = Board.from_rows(["." * 15] * 7 + ["......ZAX......"] + ["." * 15] * 7)
+    ref.play_board("Ann", after)
+    assert ref.state.turns[-1].words == ("ZAX",)
+
+
+def test_camera_board_with_a_moved_tile_is_refused():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")
+    moved = Board.from_rows(["." * 15] * 7 + [".......AX......"] + ["." * 15] * 7)
+    with pytest.raises(CompanionError, match="removed: G8"):
+        ref.play_board("Ben", moved)
