@@ -67,12 +67,12 @@ def test_damaged_saved_games_file_is_named(capsys, tmp_path):
 
 def _typed_game(tmp_path):
     words = tmp_path / "words.txt"
-    words.write_text("ZAX\nQI\nAX\n", encoding="utf-8")
+    words.write_text("ZAX\nQI\nZA\n", encoding="utf-8")
     return ["game", "new", "--players", "Ann,Ben", "--lexicon", str(words), "--db", str(tmp_path / "g.db")]
 
 
 def test_game_new_at_the_prompt_saves_every_turn(capsys, tmp_path, monkeypatch):
-    typed = "play 8G ZAX\nplay H7 Q.\nchallenge Ann\nplay H8 .X\nbogus\nquit\n"
+    typed = "play 8G ZAX\nplay H7 Q.\nchallenge Ann\nplay G8 .A\nbogus\nquit\n"
     code, out, _ = run(capsys, *_typed_game(tmp_path), stdin=typed, monkeypatch=monkeypatch)
     assert code == 0
     assert "UNACCEPTABLE: QA is not" in out
