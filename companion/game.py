@@ -121,6 +121,7 @@ class GameState:
     rack_counts: tuple[int, ...]
     known_racks: tuple[str | None, ...]
     pending: PendingPlay | None = None
+    #: Passes in a row since the last play or exchange; 2 per player ends the game.
     scoreless_passes: int = 0
     lose_next_turn: frozenset[int] = frozenset()
     #: Players whose turns are skipped for good (a variant's eliminated players).
@@ -294,7 +295,7 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
         known = _set(known, who, None)
     new = replace(
         state, board=board, scores=scores, bag=state.bag - drawn, rack_counts=_set(state.rack_counts, who, rack_left),
-        known_racks=known, pending=pending, scoreless_passes=0 if score.total else state.scoreless_passes,
+        known_racks=known, pending=pending, scoreless_passes=0,
         turns=state.turns + (turn,),
     )
     if rack_left == 0 and new.bag == 0:
@@ -303,7 +304,7 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
     return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
 
 
-def _after_scoreless(state: GameState, who: int, turn: Turn) -> GameState:
+def _after_pass(state: GameState, who: int, turn: Turn) -> GameState:
     passes = state.scoreless_passes + 1
     new = replace(state, pending=None, scoreless_passes=passes, turns=state.turns + (turn,))
     if passes >= 2 * len(state.players):
@@ -314,7 +315,7 @@ def _after_scoreless(state: GameState, who: int, turn: Turn) -> GameState:
 
 def apply_pass(state: GameState, event: Mapping[str, Any]) -> GameState:
     who = _actor(state, event)
-    return _after_scoreless(state, who, Turn(who, "pass", "passes", 0, state.scores[who]))
+    return _after_pass(state, who, Turn(who, "pass", "passes", 0, state.scores[who]))
 
 
 def apply_exchange(state: GameState, event: Mapping[str, Any]) -> GameState:
@@ -326,8 +327,11 @@ def apply_exchange(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise RuleViolation(f"{state.players[who]} has only {state.rack_counts[who]} tiles to exchange")
     if state.bag < state.config.rack_size:
         raise RuleViolation(f"tiles can be exchanged only while the bag holds at least {state.config.rack_size}; it holds {state.bag}")
-    state = replace(state, known_racks=_set(state.known_racks, who, None))
-    return _after_scoreless(state, who, Turn(who, "exchange", f"exchanges {count}", 0, state.scores[who]))
+    # Only passes count towards the end on passes (the rule text: "every player passes twice in a row").
+    turn = Turn(who, "exchange", f"exchanges {count}", 0, state.scores[who])
+    state = replace(state, known_racks=_set(state.known_racks, who, None), scoreless_passes=0, pending=None,
+                    turns=state.turns + (turn,))
+    return _continue_after(state, who)
 
 
 def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
