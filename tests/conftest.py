@@ -80,3 +80,16 @@ def random_placements(board: Board, rng: random.Random, centre: tuple[int, int],
 def random_play():
     """The generator above, for tests (session-scoped so hypothesis tests may use it)."""
     return random_placements
+
+
+#: A 30-tile set (blanks included) for games whose bag runs out within a few turns.
+TINY_LETTERS = {"E": (12, 1), "A": (6, 1), "S": (6, 1), "X": (2, 8), "Q": (1, 10), "Z": (1, 10)}
+
+
+@pytest.fixture(scope="session")
+def tiny_tileset(tmp_path_factory):
+    """Path of a tile set file with 30 tiles (two blanks): a 2-player game starts with 16 in the bag."""
+    path = tmp_path_factory.mktemp("tilesets") / "tiny.json"
+    path.write_text(json.dumps({"code": "tiny", "name": "Tiny", "blanks": 2, "letters": {
+        k: {"count": n, "value": v} for k, (n, v) in TINY_LETTERS.items()}}), encoding="utf-8")
+    return str(path)
