@@ -55,7 +55,7 @@ def parse_square(name: str, size: int = 15) -> Square:
         col_part, row_part = text[:1], text[1:]
     else:
         row_part, col_part = text[:-1], text[-1:]
-    if not row_part.isdigit() or col_part not in COLUMNS[:size]:
+    if not (row_part.isascii() and row_part.isdigit()) or not col_part or col_part not in COLUMNS[:size]:
         raise CompanionError(f"{name!r} is not a square name (use a column letter and a row number, like H8)")
     row = int(row_part) - 1
     if not 0 <= row < size:

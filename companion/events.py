@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from companion.errors import RuleViolation
+from companion.errors import CompanionError, RuleViolation
 from companion.variants import get_variant
 
 Event = dict[str, Any]
@@ -61,7 +61,7 @@ def fold(events: Iterable[Mapping[str, Any]]):
     for n, event in enumerate(it, start=2):
         try:
             replay.push(event)
-        except RuleViolation as exc:
+        except CompanionError as exc:
             raise RuleViolation(f"event {n} ({event.get('type') if isinstance(event, Mapping) else event!r}): {exc}") from None
     return replay.state
 

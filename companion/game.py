@@ -11,6 +11,7 @@ learns rack letters only when they are shown (a ``rack`` field on a turn, or the
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
@@ -58,6 +59,9 @@ class GameConfig:
             raise RuleViolation(f"Scrabble is for 2 to 4 players, not {len(players)}")
         if len(set(players)) != len(players):
             raise RuleViolation("two players have the same name: give each player their own name")
+        rack_size = event.get("rack_size", 7)
+        if not isinstance(rack_size, int) or isinstance(rack_size, bool) or rack_size < 1:
+            raise RuleViolation(f"rack_size must be a whole number of tiles, 1 or more, not {rack_size!r}")
         rule = event.get("challenge_rule", "double")
         if rule not in CHALLENGE_RULES:
             raise RuleViolation(f"unknown challenge rule {rule!r}: choose one of {', '.join(CHALLENGE_RULES)}")
@@ -67,7 +71,7 @@ class GameConfig:
             layout=str(event.get("layout", "standard15")),
             lexicon=str(event.get("lexicon", "default")),
             challenge_rule=rule,
-            rack_size=int(event.get("rack_size", 7)),
+            rack_size=rack_size,
             strict_turns=bool(event.get("strict_turns", True)),
         )
         get_tileset(cfg.tileset)  # fail now, with the tile set's own message, if it is unknown
@@ -106,6 +110,7 @@ class PendingPlay:
     bag_before: int
     rack_counts_before: tuple[int, ...]
     passes_before: int
+    known_racks_before: tuple[str | None, ...] = ()
     challenged: bool = False
 
 
@@ -197,13 +202,15 @@ def parse_tiles(spec: Mapping[str, str] | str, state: GameState) -> tuple[Placem
     out = []
     for name, letter in spec.items():
         square = parse_square(str(name), state.board.size)
+        if isinstance(letter, str):
+            letter = unicodedata.normalize("NFC", letter)
         if not isinstance(letter, str) or len(letter) != 1:
             raise RuleViolation(f"square {name}: {letter!r} is not one letter")
         if letter == BLANK:
             out.append(Placement(square, Tile(BLANK, True)))
             continue
         upper = tiles.normalize(letter)
-        out.append(Placement(square, Tile(upper, letter != upper)))
+        out.append(Placement(square, Tile(upper, letter.islower())))
     return tuple(out)
 
 
@@ -282,11 +289,19 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
     score = score_play(play, cfg.board_layout, cfg.tiles, cfg.rack_size)
     drawn = min(len(placements), state.bag)
     rack_left = state.rack_counts[who] - len(placements) + drawn
-    pending = PendingPlay(who, play, score.total, state.board, state.bag, state.rack_counts, state.scoreless_passes)
+    shown = _known_rack(event, state, who)
+    if event.get("rack") is not None:
+        rack = shown[who]
+        if len(rack) != state.rack_counts[who]:
+            raise RuleViolation(f"{cfg.players[who]} holds {state.rack_counts[who]} tiles, but the rack shown has {len(rack)} ({rack})")
+        missing = Counter(BLANK if p.tile.blank else p.tile.letter for p in play.placements) - Counter(rack)
+        if missing:
+            raise RuleViolation(f"the tiles played ({''.join(sorted(missing.elements()))}) are not on the rack shown ({rack})")
+    pending = PendingPlay(who, play, score.total, state.board, state.bag, state.rack_counts, state.scoreless_passes, shown)
     scores = _with_score(state, who, score.total)
     words = tuple(w.text for w in play.words)
     turn = Turn(who, "play", play.describe(), score.total, scores[who], words)
-    known = _known_rack(event, state, who)
+    known = shown
     # What is left of a shown rack after the play (drawn tiles are unknown again).
     if known[who] is not None and drawn == 0:
         left = Counter(known[who]) - Counter(BLANK if p.tile.blank else p.tile.letter for p in play.placements)
@@ -357,7 +372,8 @@ def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
                     -pending.score, scores[who])
         restored = replace(
             state, board=pending.board_before, scores=scores, bag=pending.bag_before,
-            rack_counts=pending.rack_counts_before, pending=None, phase=PLAYING, went_out=None,
+            rack_counts=pending.rack_counts_before, known_racks=pending.known_racks_before or state.known_racks,
+            pending=None, phase=PLAYING, went_out=None,
             scoreless_passes=pending.passes_before, turns=state.turns + (turn,),
         )
         if state.phase == PLAYING:
@@ -426,6 +442,9 @@ def apply_end_racks(state: GameState, event: Mapping[str, Any]) -> GameState:
         scores[out] += gain
         turns.append(Turn(out, "end_racks", "went out: gains the others' rack values", gain, scores[out]))
     else:
+        missing = [state.players[i] for i in range(len(scores)) if i not in values and state.rack_counts[i]]
+        if missing and state.config.strict_turns:
+            raise RuleViolation(f"the racks of {', '.join(missing)} are needed to finish the game")
         for i, v in sorted(values.items()):
             scores[i] -= v
             turns.append(Turn(i, "end_racks", "loses the tiles left on the rack", -v, scores[i]))

@@ -138,7 +138,7 @@ def validate_play(board: Board, placements: Iterable[Placement], layout: BoardLa
     squares = [p.square for p in placements]
     off = [s for s in squares if not board.on_board(s)]
     if off:
-        raise IllegalPlay(f"tiles are off the board: {', '.join(map(str, off))}")
+        raise IllegalPlay(f"tiles are off the board: {', '.join(f'row {r + 1}, column {c + 1}' for r, c in off)}")
     if len(set(squares)) != len(squares):
         dup = {s for s in squares if squares.count(s) > 1}
         raise IllegalPlay(f"two tiles on one square: {squares_text(dup)}")

@@ -31,17 +31,20 @@ def tileset_file(tmp_path):
 
 
 def random_placements(board: Board, rng: random.Random, centre: tuple[int, int], max_tiles: int = 7,
-                      letters: str | list[str] = ENGLISH, blank_rate: float = 0.1) -> tuple[Placement, ...]:
+                      letters: str | list[str] = ENGLISH, blank_rate: float = 0.1,
+                      blank_letters: str | tuple[str, ...] = ENGLISH) -> tuple[Placement, ...]:
     """Tiles for a legal placement (by the placement rules only; no word list) on ``board``.
 
     The play runs across or down through an anchor: the centre on an empty board, otherwise an empty
     square next to a tile. It may start before the anchor and runs over tiles already there (they
     become play-through letters), so it is always in one line, without gaps, and connected.
+    ``letters`` is a string to choose from freely, or a list of tiles to draw from (``?`` a blank, which
+    then stands for one of ``blank_letters``).
     """
     n = board.size
     first = board.is_empty
-    k = rng.randint(2 if first else 1, max(2 if first else 1, max_tiles))
-    dr, dc = (0, 1) if rng.random() < 0.5 else (1, 0)
+    least = 2 if first else 1
+    k = rng.randint(least, max(least, max_tiles))
     if first:
         anchor = centre
     else:
@@ -50,27 +53,30 @@ def random_placements(board: Board, rng: random.Random, centre: tuple[int, int],
             if not board.occupied((r, c))
             and any(board.occupied((r + a, c + b)) for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0)))
         ])
-    # Step back over up to k-1 empty squares (tiles in between are played through).
-    r, c = anchor
-    back = rng.randint(0, k - 1)
-    while back:
-        pr, pc = r - dr, c - dc
-        while board.on_board((pr, pc)) and board.occupied((pr, pc)):
-            pr, pc = pr - dr, pc - dc
-        if not board.on_board((pr, pc)):
-            break
-        r, c, back = pr, pc, back - 1
-    squares = []
-    while len(squares) < k and board.on_board((r, c)):
-        if not board.occupied((r, c)):
-            squares.append((r, c))
-        r, c = r + dr, c + dc
+    squares: list = []
+    while len(squares) < least:  # a first play on a star by the edge may need another try
+        dr, dc = (0, 1) if rng.random() < 0.5 else (1, 0)
+        # Step back over up to k-1 empty squares (tiles in between are played through).
+        r, c = anchor
+        back = rng.randint(0, k - 1)
+        while back:
+            pr, pc = r - dr, c - dc
+            while board.on_board((pr, pc)) and board.occupied((pr, pc)):
+                pr, pc = pr - dr, pc - dc
+            if not board.on_board((pr, pc)):
+                break
+            r, c, back = pr, pc, back - 1
+        squares = []
+        while len(squares) < k and board.on_board((r, c)):
+            if not board.occupied((r, c)):
+                squares.append((r, c))
+            r, c = r + dr, c + dc
     pool = list(letters)
     out = []
     for s in squares:
         letter = pool.pop(rng.randrange(len(pool))) if isinstance(letters, list) else rng.choice(letters)
         if letter == "?":
-            out.append(Placement(s, Tile(rng.choice(ENGLISH), True)))
+            out.append(Placement(s, Tile(rng.choice(blank_letters), True)))
         else:
             out.append(Placement(s, Tile(letter, rng.random() < blank_rate)))
     return tuple(out)

@@ -74,7 +74,6 @@ def test_parse_square_knows_the_board_size():
         parse_square("A12", size=11)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: parse_square lets int() see non-ASCII digits: 'H²' raises ValueError, 'H٣' is read as H3")
 @pytest.mark.parametrize("name", ["H²", "H٣", "²H"])
 def test_parse_square_rejects_non_ascii_digits_with_a_companion_error(name):
     with pytest.raises(CompanionError):
