@@ -219,7 +219,7 @@ def tiles_spec(placements: Iterable[Placement]) -> dict[str, str]:
     return {square_name(p.square): str(p.tile) for p in placements}
 
 
-def _check_supply(board: Board, tiles: TileSet) -> None:
+def check_supply(board: Board, tiles: TileSet) -> None:
     """A board cannot show more tiles of a letter than the set has."""
     used = Counter(BLANK if t.blank else t.letter for _, t in board.tiles())
     for letter, n in used.items():
@@ -229,7 +229,7 @@ def _check_supply(board: Board, tiles: TileSet) -> None:
             raise IllegalPlay(f"the board would show {n} {what}, but the {tiles.name} set has only {have}")
 
 
-def _next_player(state: GameState, after: int) -> tuple[int, frozenset[int], tuple[Turn, ...]]:
+def next_player(state: GameState, after: int) -> tuple[int, frozenset[int], tuple[Turn, ...]]:
     """Who moves after ``after``, skipping (and recording) players who lost their turn."""
     n = len(state.players)
     nxt, lose, turns = (after + 1) % n, set(state.lose_next_turn), state.turns
@@ -262,7 +262,8 @@ def _with_score(state: GameState, who: int, delta: int) -> tuple[int, ...]:
     return tuple(scores)
 
 
-def _set(seq: tuple, i: int, value: Any) -> tuple:
+def replace_at(seq: tuple, i: int, value: Any) -> tuple:
+    """A copy of ``seq`` with item ``i`` replaced (states hold tuples, never lists)."""
     out = list(seq)
     out[i] = value
     return tuple(out)
@@ -274,7 +275,7 @@ def _known_rack(event: Mapping[str, Any], state: GameState, who: int) -> tuple[s
         return state.known_racks
     tiles = state.config.tiles
     letters = "".join(BLANK if ch == BLANK else tiles.normalize(ch) for ch in str(rack))
-    return _set(state.known_racks, who, letters)
+    return replace_at(state.known_racks, who, letters)
 
 
 def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
@@ -285,7 +286,7 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise IllegalPlay(f"{cfg.players[who]} has only {state.rack_counts[who]} tiles but placed {len(placements)}")
     play = validate_play(state.board, placements, cfg.board_layout)
     board = state.board.place(play.placements)
-    _check_supply(board, cfg.tiles)
+    check_supply(board, cfg.tiles)
     score = score_play(play, cfg.board_layout, cfg.tiles, cfg.rack_size)
     drawn = min(len(placements), state.bag)
     rack_left = state.rack_counts[who] - len(placements) + drawn
@@ -305,26 +306,26 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
     # What is left of a shown rack after the play (drawn tiles are unknown again).
     if known[who] is not None and drawn == 0:
         left = Counter(known[who]) - Counter(BLANK if p.tile.blank else p.tile.letter for p in play.placements)
-        known = _set(known, who, "".join(sorted(left.elements())))
+        known = replace_at(known, who, "".join(sorted(left.elements())))
     elif known[who] is not None:
-        known = _set(known, who, None)
+        known = replace_at(known, who, None)
     new = replace(
-        state, board=board, scores=scores, bag=state.bag - drawn, rack_counts=_set(state.rack_counts, who, rack_left),
+        state, board=board, scores=scores, bag=state.bag - drawn, rack_counts=replace_at(state.rack_counts, who, rack_left),
         known_racks=known, pending=pending, scoreless_passes=0,
         turns=state.turns + (turn,),
     )
     if rack_left == 0 and new.bag == 0:
         return replace(new, phase=AWAITING_RACKS, went_out=who)
-    nxt, lose, turns = _next_player(new, who)
+    nxt, lose, turns = next_player(new, who)
     return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
 
 
 def _after_pass(state: GameState, who: int, turn: Turn) -> GameState:
     passes = state.scoreless_passes + 1
     new = replace(state, pending=None, scoreless_passes=passes, turns=state.turns + (turn,))
-    if passes >= 2 * len(state.players):
+    if passes >= 2 * len(state.players):  # variants with players out keep their own count (strip-safe)
         return replace(new, phase=AWAITING_RACKS)
-    nxt, lose, turns = _next_player(new, who)
+    nxt, lose, turns = next_player(new, who)
     return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
 
 
@@ -344,7 +345,7 @@ def apply_exchange(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise RuleViolation(f"tiles can be exchanged only while the bag holds at least {state.config.rack_size}; it holds {state.bag}")
     # Only passes count towards the end on passes (the rule text: "every player passes twice in a row").
     turn = Turn(who, "exchange", f"exchanges {count}", 0, state.scores[who])
-    state = replace(state, known_racks=_set(state.known_racks, who, None), scoreless_passes=0, pending=None,
+    state = replace(state, known_racks=replace_at(state.known_racks, who, None), scoreless_passes=0, pending=None,
                     turns=state.turns + (turn,))
     return _continue_after(state, who)
 
@@ -391,7 +392,7 @@ def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
         if state.phase != PLAYING:
             return new
         if new.to_move == challenger:
-            nxt, lose, turns = _next_player(new, challenger)
+            nxt, lose, turns = next_player(new, challenger)
             turns += (Turn(challenger, "lost_turn", "loses this turn (failed challenge)", 0, state.scores[challenger]),)
             return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
         return replace(new, lose_next_turn=state.lose_next_turn | {challenger})
@@ -400,7 +401,7 @@ def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
 
 
 def _continue_after(state: GameState, who: int) -> GameState:
-    nxt, lose, turns = _next_player(state, who)
+    nxt, lose, turns = next_player(state, who)
     return replace(state, to_move=nxt, lose_next_turn=lose, turns=turns)
 
 

@@ -109,6 +109,15 @@ class RoundsState:
         return self.game.players
 
     @property
+    def board(self):
+        """The board as it stands (plays revealed but not placed are not on it)."""
+        return self.game.board
+
+    @property
+    def config(self):
+        return self.game.config
+
+    @property
     def out(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.eliminated)
 
@@ -208,7 +217,7 @@ def _remove(state: RoundsState, name: str, count: int, cause: str) -> RoundsStat
         what = "no items left" if state.limit(name) == 0 else f"down to the limit of undress ({state.limit(name)})"
         i = state.players.index(name)
         g = state.game
-        g = replace(g, out_of_game=g.out_of_game | {i}, rack_counts=game._set(g.rack_counts, i, 0))
+        g = replace(g, out_of_game=g.out_of_game | {i}, rack_counts=game.replace_at(g.rack_counts, i, 0))
         state = replace(state, game=g, ledger=state.ledger.add(Entry(name, "eliminated", 1, f"{what}; {cause}")),
                         eliminated=state.eliminated + ((name, state.round_no),))
     return state
@@ -244,7 +253,7 @@ def _reveal(state: RoundsState, event: Mapping[str, Any]) -> RoundsState:
             if len(placements) > g.rack_counts[i]:
                 raise RuleViolation(f"{name} has only {g.rack_counts[i]} tiles but placed {len(placements)}")
             play = validate_play(g.board, placements, cfg.board_layout)
-            game._check_supply(g.board.place(play.placements), cfg.tiles)
+            game.check_supply(g.board.place(play.placements), cfg.tiles)
         except CompanionError as exc:
             raise RuleViolation(f"{name}'s play: {exc}") from None
         score = score_play(play, cfg.board_layout, cfg.tiles, cfg.rack_size).total
@@ -342,7 +351,7 @@ def _settle(state: RoundsState, event: Mapping[str, Any]) -> RoundsState:
         racks = g.rack_counts
         if state.players[placer] not in state.out:
             drawn = min(used, g.bag)
-            racks = game._set(racks, placer, racks[placer] - used + drawn)
+            racks = game.replace_at(racks, placer, racks[placer] - used + drawn)
         g = replace(g, board=g.board.place(play.placements), bag=g.bag - drawn, rack_counts=racks)
     totals = tuple(t + rnd.scores.get(i, 0) for i, t in enumerate(state.totals))
     state = replace(state, game=g, totals=totals, round=replace(rnd, settled=True, placed=placer, drawn=drawn))

@@ -67,11 +67,25 @@ class SafeState:
     turn_penalized: bool = False
     #: Eliminated players, in the order they went out.
     eliminated: tuple[str, ...] = ()
+    #: Who passed in the current run of passes (the game ends when every player still in has passed
+    #: twice in a row; a play or an exchange breaks the run, as in the standard game), and the run as it
+    #: was before the play still open to a challenge.
+    scoreless_run: tuple[str, ...] = ()
+    run_before_play: tuple[str, ...] = ()
 
     # ----- reading -----
     @property
     def players(self) -> tuple[str, ...]:
         return self.game.players
+
+    @property
+    def board(self):
+        """The standard game's board (so ``Referee.play_notation`` and ``play_board`` work)."""
+        return self.game.board
+
+    @property
+    def config(self):
+        return self.game.config
 
     def items(self, name: str) -> int:
         return self.ledger.total(name, "item")
@@ -181,6 +195,8 @@ def _choices(state: SafeState, event: Mapping[str, Any]) -> dict[str, list[str]]
     if raw is None:
         return {}
     if isinstance(raw, str):
+        if raw not in CHOICES:
+            raise RuleViolation(f"'penalty' must be 'token' or 'item', not {raw!r}")
         raw = {p: raw for p in state.still_in}
     if not isinstance(raw, Mapping):
         raise RuleViolation("'penalty' must be 'token' or 'item', or name the players: {\"Ann\": \"item\"}")
@@ -225,10 +241,12 @@ def _set_aside(state: SafeState) -> SafeState:
     known = tuple(None if i in out else k for i, k in enumerate(g.known_racks))
     g = replace(g, out_of_game=out, rack_counts=racks, known_racks=known)
     if g.phase == PLAYING and g.to_move in out and len(out) < len(g.players):
-        nxt, lose, turns = game._next_player(g, g.to_move)
+        nxt, lose, turns = game.next_player(g, g.to_move)
         g = replace(g, to_move=nxt, lose_next_turn=lose, turns=turns)
-    # Every player still in passing twice in a row ends the game (the standard rule counts everyone).
-    if g.phase == PLAYING and g.pending is None and g.scoreless_passes and g.scoreless_passes >= 2 * (len(g.players) - len(out)):
+    # Every player still in passing twice in a row ends the game; the standard rule counts
+    # 2 x all players, which eliminated players can no longer make up.
+    run = [p for p in state.scoreless_run if p not in state.eliminated]
+    if g.phase == PLAYING and g.pending is None and run and len(run) >= 2 * len(state.still_in):
         g = replace(g, phase=AWAITING_RACKS)
     return replace(state, game=g)
 
@@ -288,18 +306,23 @@ def apply(state: SafeState, event: Mapping[str, Any]) -> SafeState:
         new = replace(new, turn_no=n, turn_penalized=False)
         if kind == "play":
             score = g.pending.score
+            new = replace(new, run_before_play=new.scoreless_run, scoreless_run=())
             if tiles_left and score < new.safe_score:
                 new = _penalise(new, name, f"turn {n}: scored {score}, under the safe score {new.safe_score}", choices)
                 new = replace(new, turn_penalized=True)
-        elif tiles_left:
-            what = "passed" if kind == "pass" else f"exchanged {event.get('count')} tile(s)"
-            new = _penalise(new, name, f"turn {n}: {what} with tiles left in the bag", choices)
+        else:
+            run = new.scoreless_run + (name,) if kind == "pass" else ()
+            new = replace(new, scoreless_run=run)
+            if tiles_left:
+                what = "passed" if kind == "pass" else f"exchanged {event.get('count')} tile(s)"
+                new = _penalise(new, name, f"turn {n}: {what} with tiles left in the bag", choices)
     elif kind == "challenge":
         pending = before.pending
         played = new.players[pending.player]
         tiles_left = pending.bag_before > 0  # the challenge belongs to the turn it challenges
         words = " ".join(w.display for w in pending.play.words)
         if event.get("verdict") == "invalid":
+            new = replace(new, scoreless_run=state.run_before_play)  # the withdrawn play did not happen
             if tiles_left and not state.turn_penalized:
                 new = _penalise(new, played, f"turn {new.turn_no}: {words} challenged and withdrawn, scores 0", choices)
         elif tiles_left:
@@ -344,7 +367,8 @@ def report(before: SafeState, after: SafeState, event: Mapping[str, Any]) -> lis
     for name in after.players:
         lines.append("     " + holdings(after, name))
     if after.over:
-        lines.append("  the game is over")
+        win = after.winners
+        lines.append(f"  the game is over: {' and '.join(win)} won ({after.win_reason})")
     elif after.game.phase == PLAYING:
         g = after.game
         lines.append(f"     next: {g.players[g.to_move]}; {g.bag} tile(s) in the bag; safe score {after.safe_score}")
