@@ -47,8 +47,13 @@ class GameConfig:
     lexicon: str = "default"
     challenge_rule: str = "double"
     rack_size: int = 7
-    #: A recorded game (GCG import) may list moves in its own order: turn order is then not enforced.
+    #: A recorded game (GCG import) may list moves in its own order: turn order is then not enforced,
+    #: and the game does not end by itself on passes (the record's end lines say when it ended).
     strict_turns: bool = True
+    #: How going out is settled: "transfer" (the rule text: the others lose their racks' values and
+    #: the player who went out gains the sum) or "double" (tournament records: the player who went out
+    #: gains twice the sum, the others keep their scores).
+    end_rule: str = "transfer"
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> "GameConfig":
@@ -73,7 +78,10 @@ class GameConfig:
             challenge_rule=rule,
             rack_size=rack_size,
             strict_turns=bool(event.get("strict_turns", True)),
+            end_rule=str(event.get("end_rule", "transfer")),
         )
+        if cfg.end_rule not in ("transfer", "double"):
+            raise RuleViolation(f"unknown end_rule {cfg.end_rule!r}: choose transfer or double")
         get_tileset(cfg.tileset)  # fail now, with the tile set's own message, if it is unknown
         get_layout(cfg.layout)
         return cfg
@@ -323,7 +331,8 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
 def _after_pass(state: GameState, who: int, turn: Turn) -> GameState:
     passes = state.scoreless_passes + 1
     new = replace(state, pending=None, scoreless_passes=passes, turns=state.turns + (turn,))
-    if passes >= 2 * len(state.players):  # variants with players out keep their own count (strip-safe)
+    # Variants with players out keep their own count (strip-safe); a recorded game ends where its record says.
+    if passes >= 2 * len(state.players) and state.config.strict_turns:
         return replace(new, phase=AWAITING_RACKS)
     nxt, lose, turns = next_player(new, who)
     return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
@@ -409,7 +418,9 @@ def apply_end_racks(state: GameState, event: Mapping[str, Any]) -> GameState:
     """The tiles left on the racks at the end: ``{"racks": {"Bob": "ZC", "Cy": "AK"}}``.
 
     If a player went out, every other player loses the value of their rack and the player who went
-    out gains the sum; if the game ended on passes, each player loses their own rack's value.
+    out gains the sum (the rule text); under the game's ``end_rule`` ``"double"`` (tournament
+    records) the player who went out gains twice the sum and the others keep their scores. If the
+    game ended on passes, each player loses their own rack's value.
     """
     if state.phase == ENDED:
         raise RuleViolation("the racks have already been counted: the game is over")
@@ -434,14 +445,19 @@ def apply_end_racks(state: GameState, event: Mapping[str, Any]) -> GameState:
         if missing and state.config.strict_turns:
             raise RuleViolation(f"the racks of {', '.join(missing)} are needed to finish the game")
         gain = 0
+        double = state.config.end_rule == "double"
         for i, v in sorted(values.items()):
             if i == out:
                 continue
-            scores[i] -= v
             gain += v
-            turns.append(Turn(i, "end_racks", f"loses the tiles left on the rack", -v, scores[i]))
+            if not double:
+                scores[i] -= v
+                turns.append(Turn(i, "end_racks", "loses the tiles left on the rack", -v, scores[i]))
+        if double:
+            gain *= 2
         scores[out] += gain
-        turns.append(Turn(out, "end_racks", "went out: gains the others' rack values", gain, scores[out]))
+        how = "twice the others' rack values" if double else "the others' rack values"
+        turns.append(Turn(out, "end_racks", f"went out: gains {how}", gain, scores[out]))
     else:
         missing = [state.players[i] for i in range(len(scores)) if i not in values and state.rack_counts[i]]
         if missing and state.config.strict_turns:

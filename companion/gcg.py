@@ -38,7 +38,17 @@ value of the leftover and the others keep their scores; in the older layout (the
 plus each other player's ``RACK (RACK) -N`` line) the out player scores the value once and each other
 player loses their own. Either way the numbers are checked with the engine tile set's values.
 
-Writing (``events_to_gcg``) replays a saved game's events and writes what the engine decided.
+The events are the engine's own (``game_started`` with ``strict_turns`` false and the challenge rule
+the record implies: ``bonus5``/``bonus10`` when it has challenge bonuses, else ``double``). What only
+the record knows rides along in fields the engine does not read: ``gcg`` on ``game_started`` (players'
+nicknames and full names, pragmas, notes before the first move), ``note`` (the ``#note`` lines after
+a move), ``gcg_rack`` (a rack the engine cannot check: records often show part of a rack; a play whose
+rack is complete and consistent carries it as the engine's ``rack``), ``exchanged`` (the letters of an
+exchange) and ``style: "double"`` on ``end_racks`` (the tournament end-of-game convention). A pass
+after the game-ending play, or a pass with ``#note #unsuccessful-challenge``, is a failed challenge.
+
+Writing (``events_to_gcg``) replays a saved game's events (undo included) and writes what the engine
+decided; reading that back gives the same events.
 
 Every problem is a ``GcgError`` (a ``CompanionError``) whose message starts ``FILE:LINE:``.
 """
@@ -82,9 +92,9 @@ UNSUCCESSFUL_CHALLENGE = "#unsuccessful-challenge"
 _LAYOUT = "standard15"
 _BOARD_SIZE = get_layout(_LAYOUT).size
 
-_POSITION = re.compile(r"^(?:(\d{1,2})([^\W\d_])|([^\W\d_])(\d{1,2}))$")
-_SCORE = re.compile(r"^[+-]\d+$")
-_TOTAL = re.compile(r"^-?\d+$")
+_POSITION = re.compile(r"^(?:([0-9]{1,2})([^\W\d_])|([^\W\d_])([0-9]{1,2}))$")
+_SCORE = re.compile(r"^[+-][0-9]+$")
+_TOTAL = re.compile(r"^-?[0-9]+$")
 _CROSS_WORD = re.compile(r"^[^\W\d_]+,?$")
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*?)\s*$")
 _ENCODING_PRAGMA = re.compile(rb"^\s*#character-encoding\s+(\S+)", re.IGNORECASE)
@@ -95,7 +105,7 @@ _LATIN1_NAMES = {"iso-8859-1", "iso8859-1", "iso_8859-1", "iso-8859-1:1987", "la
 #: ``#lexicon`` prefixes and the tile set their games are played with.
 _LEXICON_TILESETS = (
     ("NWL", "en"), ("TWL", "en"), ("OWL", "en"), ("OTCWL", "en"), ("CSW", "en"), ("SOWPODS", "en"), ("ECWL", "en"),
-    ("CEL", "en"), ("WOW", "en"), ("COLLINS", "en"), ("ENABLE", "en"), ("AMERICA", "en"),
+    ("CEL", "en"), ("WOW", "en"), ("COLLINS", "en"), ("ENABLE", "en"),
     ("OSPS", "pl"), ("OSW", "pl"),
     ("RD", "de"), ("DSW", "de"), ("DEUTSCH", "de"), ("GERMAN", "de"),
     ("FRA", "fr"), ("ODS", "fr"), ("FRENCH", "fr"),
@@ -168,10 +178,6 @@ class GcgMove:
     across: bool = field(default=True, compare=False, repr=False)
     cells: tuple[_Cell, ...] = field(default=(), compare=False, repr=False)
 
-    @property
-    def is_bingo_candidate(self) -> bool:
-        return self.kind == PLAY and sum(1 for c in self.cells if c.letter is not None and not c.through) >= 7
-
 
 @dataclass
 class GcgGame:
@@ -241,14 +247,16 @@ def _decode(data: bytes, source: str) -> tuple[str, str, list[tuple[int, str]]]:
         raise GcgError(source, line, f"binary data (a NUL byte at offset {nul}): this is not a GCG text file")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    declared, declared_line = None, 0
-    for n, raw in enumerate(data.splitlines()[:200], start=1):
+    declared, declared_line, first_line = None, 0, 0
+    for n, raw in enumerate(re.split(rb"\r\n|\r|\n", data), start=1):
+        if raw.strip() and not first_line:
+            first_line = n
         m = _ENCODING_PRAGMA.match(raw)
         if m:
             declared, declared_line = m.group(1).decode("ascii", "replace"), n
             break
     if declared is not None:
-        if declared_line != 1 and data[: data.find(b"#character-encoding")].strip():
+        if declared_line != first_line:
             remarks.append((declared_line, "#character-encoding should be the first line of the file"))
         name = declared.lower()
         if name in _UTF8_NAMES:
@@ -268,11 +276,15 @@ def _decode(data: bytes, source: str) -> tuple[str, str, list[tuple[int, str]]]:
         return data.decode("latin-1"), "iso-8859-1", remarks
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
 def _check_text(text: str, source: str) -> None:
-    for n, line in enumerate(_split_lines(text), start=1):
-        for ch in line:
-            if (ord(ch) < 32 and ch not in "\t\f\v") or ch == "\x7f":
-                raise GcgError(source, n, f"binary data (control character 0x{ord(ch):02X}): this is not a GCG text file")
+    """Refuse binary junk: control characters have no place in a GCG record."""
+    m = _CONTROL.search(text)
+    if m:
+        line = len(_split_lines(text[: m.start()] + "x"))
+        raise GcgError(source, line, f"binary data (control character 0x{ord(m.group()):02X}): this is not a GCG text file")
 
 
 def _split_lines(text: str) -> list[str]:
@@ -397,7 +409,7 @@ def _parse_move(line_no: int, raw: str, source: str) -> GcgMove:
             raise fail(f"has {last!r}, which is not a set of tiles")
     elif last.startswith("-"):
         what = last[1:]
-        if what.isdigit():
+        if what.isascii() and what.isdigit():
             count = int(what)
             if count == 0:
                 move.kind = PASS
@@ -618,6 +630,9 @@ def _check_letters(game: GcgGame) -> None:
             if ch == BLANK:
                 continue
             if unicodedata.normalize("NFC", ch).upper() not in tiles.counts:
+                others = [c for c in available_tilesets() if c != game.tileset]
+                if not how and not any(unicodedata.normalize("NFC", ch).upper() in get_tileset(c).counts for c in others):
+                    how = f", nor of any other tile set ({', '.join(others)})"
                 raise GcgError(game.source, line, f"{what!r}: {ch!r} is not a letter of the {tiles.name} tile set{how}")
 
 
@@ -680,19 +695,22 @@ class _Walk:
         except CompanionError as exc:
             raise self._fail(move, f"cannot be replayed: {exc}") from None
 
-    def _base(self, move: GcgMove, event: dict) -> dict:
+    def _base(self, move: GcgMove, event: dict, shown: bool = False) -> dict:
+        """Add the record's rack and notes. The rack goes in the engine's ``rack`` field only when
+        ``shown`` (a play whose rack the engine can check); otherwise it is kept as ``gcg_rack``."""
         if move.rack:
-            event["rack"] = move.rack
+            event["rack" if shown else "gcg_rack"] = move.rack
         notes = [n for n in move.notes if n.strip() != UNSUCCESSFUL_CHALLENGE]
         if notes:
             event["note"] = "\n".join(notes)
         return event
 
     def _resume(self, move: GcgMove) -> None:
-        """The engine ends a game after 2 scoreless turns per player; a recorded game may go on."""
+        """The engine ends a game when every player has passed twice in a row; a recorded game played
+        under another rule (six scoreless turns) may go on, and the replay goes on with it."""
         st = self.replay.state
         if st.phase == AWAITING_RACKS and st.went_out is None:
-            self.remarks.append((move.line, f"the engine ended the game after {st.scoreless_passes} scoreless turns in a row, "
+            self.remarks.append((move.line, f"the engine ended the game after {st.scoreless_passes} passes in a row, "
                                             f"but the record goes on: the replay goes on with it"))
             self.replay.states.append(replace(st, phase=PLAYING, scoreless_passes=0))
 
@@ -776,13 +794,16 @@ class _Walk:
                 raise self._fail(move, "comes after the end of the game")
             st = self.replay.state
             placements = self._placements(move)
+            shown = False
             if move.rack:
                 used = Counter(BLANK if p.tile.blank else p.tile.letter for p in placements)
                 missing = used - Counter(BLANK if ch == BLANK else ch.upper() for ch in move.rack)
                 if missing:
                     self.remarks.append((move.line, f"the recorded rack {move.rack} lacks {''.join(sorted(missing.elements()))}, "
                                                     f"which the play puts down"))
-            event = self._base(move, {"type": "play", "player": name, "tiles": tiles_spec(placements)})
+                # A rack the engine can check: every tile the player holds (records often show fewer).
+                shown = not missing and len(move.rack) == st.rack_counts[who]
+            event = self._base(move, {"type": "play", "player": name, "tiles": tiles_spec(placements)}, shown)
             self._push(move, event)
             return _Step(move, [event], self._delta(who, st))
         if kind == PASS:
@@ -883,10 +904,6 @@ class _Walk:
             else:
                 points = -value
             yield _Step(m, events if k == 0 else [], points)
-
-
-def _walk(game: GcgGame) -> _Walk:
-    return _Walk(game)
 
 
 def gcg_to_events(game: GcgGame) -> list[dict]:
@@ -993,7 +1010,7 @@ def _note_lines(note: str) -> list[str]:
 
 def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str], offset: list[int]) -> list[str]:
     kind = event.get("type")
-    rack = str(event.get("rack") or "")
+    rack = str(event.get("rack") or event.get("gcg_rack") or "")
     new_turns = after.turns[len(before.turns):]
     lines: list[str] = []
 
@@ -1202,11 +1219,12 @@ def verify(paths: Iterable[str | Path]) -> VerifyReport:
     return VerifyReport(files, time.perf_counter() - started)
 
 
-def cli_verify(argv_paths: Sequence[str], out=None) -> int:
-    """``companion gcg verify FILE...``: print the report; exit 0, 1 (mismatches) or 2 (only rejections)."""
+def cli_verify(argv_paths: Sequence[str], out=None, notes: bool = True) -> int:
+    """``companion gcg verify FILE...``: print the report (mismatches, rejected files, with ``notes``
+    what the replay noticed, then the summary); exit 0, 1 (mismatches) or 2 (only rejections)."""
     out = out or sys.stdout
     report = verify(argv_paths)
-    for line in report.lines():
+    for line in report.lines(remarks=notes):
         print(line, file=out)
     return report.exit_status
 
