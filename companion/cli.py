@@ -172,11 +172,10 @@ def cmd_gcg_import(args) -> int:
     from companion.referee import Referee
 
     events = cli_import(args.file)
+    Referee(events)  # the whole record must replay before anything is saved
     with _open_store(args) as store:
-        referee = Referee.start(events[0], lexicon=None, store=store, name=Path(args.file).stem)
-        for event in events[1:]:
-            referee.submit(event)
-        print(f"imported {args.file} as game {referee.game_id} ({len(events)} events)")
+        game_id = store.create_game(Path(args.file).stem, str(events[0].get("variant", "standard")), *events)
+        print(f"imported {args.file} as game {game_id} ({len(events)} events)")
     return 0
 
 

@@ -377,16 +377,18 @@ class GameStore:
 
     # -- the API -----------------------------------------------------------
 
-    def create_game(self, name: str, variant: str, first_event: dict[str, Any]) -> int:
+    def create_game(self, name: str, variant: str, first_event: dict[str, Any], *later_events: dict[str, Any]) -> int:
         """Create a game holding ``first_event`` as its event 1 and return the game's id.
 
-        The game and its first event are stored in one transaction: if anything
-        fails, neither is stored. Raises StoreError when the event is not
-        storable (see :meth:`append`) or the file cannot be written.
+        The game and its first event (and ``later_events`` as events 2, 3, ..., for an
+        imported game) are stored in one transaction: if anything fails, none is
+        stored, so an import is never left half-written. Raises StoreError when an
+        event is not storable (see :meth:`append`) or the file cannot be written.
         """
         _check_text(name, "name")
         _check_text(variant, "variant")
         text = _encode_event(first_event)
+        later = [_encode_event(e) for e in later_events]
         now = _now()
         with self._write() as conn:
             cursor = conn.execute(
@@ -394,9 +396,9 @@ class GameStore:
                 (name, variant, now, now),
             )
             game_id = cursor.lastrowid
-            conn.execute(
-                "INSERT INTO events (game_id, seq, event, recorded) VALUES (?, 1, ?, ?)",
-                (game_id, text, now),
+            conn.executemany(
+                "INSERT INTO events (game_id, seq, event, recorded) VALUES (?, ?, ?, ?)",
+                [(game_id, seq, t, now) for seq, t in enumerate([text, *later], start=1)],
             )
         assert game_id is not None  # an INSERT into a rowid table always sets it
         return game_id

@@ -126,3 +126,28 @@ def test_every_subcommand_has_help():
 def test_python_dash_m_companion_runs():
     result = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "referee" in result.stdout
+
+
+SHARED_GCG = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "gcg"
+
+
+@pytest.mark.skipif(not SHARED_GCG.is_dir(), reason="../shared/gcg not present")
+def test_gcg_import_then_export_gives_the_same_moves(capsys, tmp_path):
+    source = SHARED_GCG / "macondo__vs_frentz.gcg"
+    db = str(tmp_path / "g.db")
+    code, out, _ = run(capsys, "gcg", "import", str(source), "--db", db)
+    assert code == 0 and "as game 1" in out
+    code, out, _ = run(capsys, "game", "export", "1", "--format", "gcg", "--db", db)
+    moves = [line.split()[2:4] for line in out.splitlines() if line.startswith(">") and len(line.split()) > 4]
+    recorded = [line.split()[2:4] for line in source.read_text().splitlines() if line.startswith(">") and len(line.split()) > 4]
+    assert moves == recorded
+
+
+def test_gcg_import_of_a_broken_record_saves_nothing(capsys, tmp_path):
+    bad = tmp_path / "bad.gcg"
+    bad.write_text("#player1 a a\n#player2 b b\n>a: ABC 8H ABC +7 7\n>b: DEF 2A DEF +8 8\n", encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    code, _, err = run(capsys, "gcg", "import", str(bad), "--db", db)
+    assert code == cli.EXIT_ERROR and "bad.gcg" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "game", "list", "--db", db)
+    assert "no saved games yet" in out

@@ -486,3 +486,13 @@ def test_a_closed_store_raises_store_error(db_path: Path) -> None:
     store.close()  # closing twice is harmless
     with pytest.raises(StoreError, match="has been closed"):
         store.list_games()
+
+
+def test_an_imported_game_is_stored_whole_or_not_at_all(tmp_path):
+    with GameStore(tmp_path / "games.db") as store:
+        first = {"type": "game_started", "players": ["A", "B"]}
+        game_id = store.create_game("import", "standard", first, {"type": "pass", "player": "A"}, {"type": "pass", "player": "B"})
+        assert [e["type"] for e in store.events(game_id)] == ["game_started", "pass", "pass"]
+        with pytest.raises(StoreError):
+            store.create_game("bad import", "standard", first, {"type": "pass", "player": "A"}, {"type": "pass", "when": (1, 2)})
+        assert [g.name for g in store.list_games()] == ["import"]
