@@ -23,32 +23,44 @@ Text comes as ``str`` or ``bytes``: bytes are decoded as the ``#character-encodi
 (UTF-8 or ISO-8859-1, the only two the spec allows); without the pragma as UTF-8, falling back to
 ISO-8859-1 (the spec's default) with a remark when the bytes are not UTF-8. CRLF line ends are fine.
 
+Each line belongs to the player its nickname names. When two players share a nickname (quackle writes
+``NoName`` for both when none is given), their lines are told apart by turn order, each confirmed by
+the running totals (a line's total must continue that player's total by its score); where turn order
+and totals disagree the totals decide, and a line whose total continues no candidate's is rejected.
+The engine then knows the players by their full names, and a remark says how the lines were given out.
+
 The tile set comes from a ``#tile-set`` pragma, else the ``#lexicon`` (``OSPS..`` is Polish, ``NWL..``
 and ``CSW..`` English, ...), else from the letters the record uses (``en`` when plain A-Z).
 
 Replaying (``gcg_to_events``, ``verify``) turns each line into the engine's own events
 (``companion.game``) and pushes them through ``companion.events.Replay`` with ``strict_turns``
-off: the placements of a play come from its position and word read against the current board, and
-the engine's ``validate_play``/``score_play`` score it. ``verify`` compares every recorded score and
+off: the placements of a play come from its position and word read against the current board
+(``companion.notation``, the same reading as the referee's ``8D WORD`` moves), and the engine's
+``validate_play``/``score_play`` score it. A recorded game does not end by itself on passes: it goes
+on (six scoreless turns, or more) until its end-of-game lines. ``verify`` compares every recorded score and
 running total (per player) with the engine's.
 
-End-of-game lines follow the file: a ``(RACK) +N`` line names the player who went out; under the
-tournament convention (one such line, no lines for the others) the out player scores twice the
-value of the leftover and the others keep their scores; in the older layout (the out player's line
-plus each other player's ``RACK (RACK) -N`` line) the out player scores the value once and each other
-player loses their own. Either way the numbers are checked with the engine tile set's values.
+End-of-game lines become one ``end_racks`` event, settled by the engine under the game's
+``end_rule``, which the record's lines show (``GcgGame.end_rule``): the spec's one ``(RACK) +2N`` line
+for the player who went out is ``double`` (twice the leftover, the others keep their scores); the
+older two-line form (the out player's ``(RACK) +N`` and each other player's ``RACK (RACK) -N``) is
+``transfer``. A record that shows neither (nobody went out, or it stops early) is taken as ``double``,
+the tournament convention GCG records are kept under. Each line is checked against the engine's
+change to that player's score.
 
-The events are the engine's own (``game_started`` with ``strict_turns`` false and the challenge rule
-the record implies: ``bonus5``/``bonus10`` when it has challenge bonuses, else ``double``). What only
+The events are the engine's own (``game_started`` with ``strict_turns`` false, the ``end_rule`` above
+and the challenge rule the record implies: ``bonus5``/``bonus10`` when it has challenge bonuses, else
+``double``). What only
 the record knows rides along in fields the engine does not read: ``gcg`` on ``game_started`` (players'
 nicknames and full names, pragmas, notes before the first move), ``note`` (the ``#note`` lines after
 a move), ``gcg_rack`` (a rack the engine cannot check: records often show part of a rack; a play whose
-rack is complete and consistent carries it as the engine's ``rack``), ``exchanged`` (the letters of an
-exchange) and ``style: "double"`` on ``end_racks`` (the tournament end-of-game convention). A pass
+rack is complete and consistent carries it as the engine's ``rack``) and ``exchanged`` (the letters of
+an exchange). A pass
 after the game-ending play, or a pass with ``#note #unsuccessful-challenge``, is a failed challenge.
 
 Writing (``events_to_gcg``) replays a saved game's events (undo included) and writes what the engine
-decided; reading that back gives the same events.
+decided, end-of-game lines in the form of the game's ``end_rule`` (see ``_end_lines``), each player
+under a nickname of their own; reading that back gives the same events.
 
 Every problem is a ``GcgError`` (a ``CompanionError``) whose message starts ``FILE:LINE:``.
 """
@@ -60,15 +72,17 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from companion.board import COLUMNS, Placement, Tile, square_name
-from companion.errors import CompanionError
+from companion.errors import CompanionError, IllegalPlay
 from companion.events import Replay
-from companion.game import AWAITING_RACKS, ENDED, PLAYING, tiles_spec
+from companion.game import AWAITING_RACKS, ENDED, tiles_spec
 from companion.layout import get_layout
+from companion.notation import parse_position, read_notation
+from companion.play import ACROSS
 from companion.tiles import BLANK, TileSet, available_tilesets, get_tileset
 
 __all__ = [
@@ -174,6 +188,9 @@ class GcgMove:
     text: str = ""  # the line as written (runs of spaces folded)
     #: False for the older ``-- +0`` form, whose points taken back show only in the running total.
     score_given: bool = True
+    #: the player, as an index into ``GcgGame.players`` (by nickname; by turn order and running totals
+    #: when players share a nickname)
+    seat: int = -1
     square: tuple[int, int] | None = field(default=None, compare=False, repr=False)
     across: bool = field(default=True, compare=False, repr=False)
     cells: tuple[_Cell, ...] = field(default=(), compare=False, repr=False)
@@ -191,8 +208,8 @@ class GcgGame:
     pragma_lines: list[tuple[int, str, str]]
     notes: list[str]  # notes before the first move
     moves: list[GcgMove]
-    #: ``#rackN`` lines: (line, nick, letters, number of moves before it)
-    racks: list[tuple[int, str, str, int]]
+    #: ``#rackN`` lines: (line, seat (index into ``players``), letters, number of moves before it)
+    racks: list[tuple[int, int, str, int]]
     tileset: str  # the tile set code the record is played with
     encoding: str  # how the bytes were decoded ("utf-8", "iso-8859-1", or "text" for str input)
     remarks: list[tuple[int, str]] = field(default_factory=list)  # what the reader noticed, by line
@@ -220,6 +237,29 @@ class GcgGame:
     @property
     def nicks(self) -> list[str]:
         return [p.nick for p in self.players]
+
+    @property
+    def shared_nicks(self) -> bool:
+        """Whether two players have the same nickname (their lines are then told apart by turn order)."""
+        return len(set(self.nicks)) != len(self.nicks)
+
+    @property
+    def labels(self) -> list[str]:
+        """What to call each player in reports: the nickname, or the engine's name when nicknames are shared."""
+        return _engine_names(self.players) if self.shared_nicks else self.nicks
+
+    @property
+    def end_rule(self) -> str:
+        """How going out is settled, as the end-of-game lines show it (the engine's ``end_rule``):
+        ``transfer`` for the older form (the player who went out has a ``(RACK) +N`` line and another
+        player a ``RACK (RACK) -N`` line after it); otherwise ``double``: the spec's one ``(RACK) +2N``
+        line, and the tournament convention GCG records are kept under when the lines do not say
+        (no one went out, or the record stops before the end)."""
+        for block in _end_blocks(self.moves):
+            gains = [m for m in block if _is_gain(m)]
+            if any(m.seat != g.seat for g in gains for m in block if not _is_gain(m)):
+                return "transfer"
+        return "double"
 
     @property
     def challenge_rule(self) -> str:
@@ -324,17 +364,15 @@ def _parse_cells(word: str) -> tuple[_Cell, ...] | None:
 
 
 def _parse_position(text: str) -> tuple[tuple[int, int], bool] | None:
-    """``8D`` -> ((7, 3), across); ``D8`` -> ((7, 3), down); None if it is not a position on the board."""
-    m = _POSITION.match(text)
-    if not m:
+    """``8D`` -> ((7, 3), True: across); ``D8`` -> ((7, 3), False: down); None if it is not a position
+    on the board. ``companion.notation`` reads it; ``_POSITION`` first keeps the digits ASCII."""
+    if not _POSITION.match(text):
         return None
-    if m.group(1):
-        row, col, across = int(m.group(1)), m.group(2).upper(), True
-    else:
-        row, col, across = int(m.group(4)), m.group(3).upper(), False
-    if col not in COLUMNS[:_BOARD_SIZE] or not 1 <= row <= _BOARD_SIZE:
+    try:
+        square, direction = parse_position(text, _BOARD_SIZE)
+    except IllegalPlay:
         return None
-    return (row - 1, COLUMNS.index(col)), across
+    return square, direction == ACROSS
 
 
 def _looks_like_position(text: str) -> bool:
@@ -506,9 +544,6 @@ def parse_gcg(data: str | bytes, source: str = "<gcg>") -> GcgGame:
                 name = _fold_spaces(parts[1]) if len(parts) > 1 else nick
                 if number in players:
                     raise GcgError(source, n, f"#player{number} is given twice (first on line {player_lines[number]})")
-                for other, p in players.items():
-                    if p.nick == nick:
-                        raise GcgError(source, n, f"#player{number} has the nickname {nick!r} of #player{other}: the moves could not be told apart")
                 players[number] = GcgPlayer(number, nick, name)
                 player_lines[number] = n
             elif key == "note":
@@ -532,8 +567,10 @@ def parse_gcg(data: str | bytes, source: str = "<gcg>") -> GcgGame:
             raise GcgError(source, n, f"{_fold_spaces(line)!r} is not a GCG line (pragmas start with '#', moves with '>')")
 
     ordered = [players[k] for k in sorted(players)]
-    by_nick = {p.nick: p for p in ordered}
-    by_number = {p.number: p for p in ordered}
+    by_nick: dict[str, list[int]] = {}
+    for seat, p in enumerate(ordered):
+        by_nick.setdefault(p.nick, []).append(seat)
+    seat_of_number = {p.number: seat for seat, p in enumerate(ordered)}
     if moves and not ordered:
         raise GcgError(source, moves[0].line, f"{moves[0].text!r} comes before any #player line: the record names no players")
     for m in moves:
@@ -542,18 +579,106 @@ def parse_gcg(data: str | bytes, source: str = "<gcg>") -> GcgGame:
             if nm in by_nick:
                 m.player = nm
             else:
-                known = ", ".join(p.nick for p in ordered)
+                known = ", ".join(dict.fromkeys(p.nick for p in ordered))
                 raise GcgError(source, m.line, f"{m.text!r}: {m.player!r} is not a player of this game ({known})")
+    remarks += _attribute(ordered, by_nick, moves, player_lines, source)
     racks = []
     for line_no, number, letters, before in rack_lines:
-        if number not in by_number:
+        if number not in seat_of_number:
             raise GcgError(source, line_no, f"#rack{number} names no player (there is no #player{number})")
-        racks.append((line_no, by_number[number].nick, letters, before))
+        racks.append((line_no, seat_of_number[number], letters, before))
 
     game = GcgGame(source, ordered, pragmas, pragma_lines, notes, moves, racks, "en", encoding, remarks)
     game.tileset = _choose_tileset(game)
     _check_letters(game)
     return game
+
+
+def _is_gain(m: GcgMove) -> bool:
+    """An end-of-game line for the player who went out (``(RACK) +N``), not one losing their own rack."""
+    return m.kind == END_RACK and (m.score > 0 or (m.score == 0 and not m.rack))
+
+
+def _end_blocks(moves: Sequence[GcgMove]) -> Iterator[list[GcgMove]]:
+    """Runs of consecutive end-of-game lines."""
+    block: list[GcgMove] = []
+    for m in moves:
+        if m.kind == END_RACK:
+            block.append(m)
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _attribute(players: Sequence[GcgPlayer], by_nick: Mapping[str, list[int]], moves: Sequence[GcgMove],
+               player_lines: Mapping[int, int], source: str) -> list[tuple[int, str]]:
+    """Give every move its ``seat``; returns remarks on how lines of shared nicknames were attributed.
+
+    A nickname of one player names that player. When players share a nickname, a line is theirs by
+    turn order (a play, pass or exchange: the player after the one who last took a turn; a ``--`` or
+    ``(challenge)`` line: the player of the play before it; ``(RACK) +N``: the player of the last play,
+    who went out; ``RACK (RACK) -N``: the player after the previous line's), confirmed by the running
+    totals: the line's total must continue that player's recorded total by the line's score. When turn
+    order and totals disagree the totals decide; when the totals fit none of them the record cannot be read."""
+    n = len(players)
+    shared = {nick: seats for nick, seats in by_nick.items() if len(seats) > 1}
+    if not shared:
+        for m in moves:
+            m.seat = by_nick[m.player][0]
+        return []
+    engine = _engine_names(players)
+    remarks: list[tuple[int, str]] = []
+    for nick, seats in shared.items():
+        who = " and ".join(f"#player{players[s].number}" for s in seats)
+        names = ", ".join(f"#player{players[s].number} as {engine[s]!r}" for s in seats)
+        remarks.append((player_lines[players[seats[-1]].number],
+                        f"{who} share the nickname {nick!r}: their lines are told apart by turn order, each checked "
+                        f"against that player's running total ({names})"))
+    totals = [0] * n
+    last_turn: int | None = None  # who made the last play, pass or exchange
+    last_play: int | None = None
+    previous: int | None = None  # whose was the line before
+    for m in moves:
+        seats = by_nick[m.player]
+        if len(seats) == 1:
+            seat = seats[0]
+        else:
+            if m.kind in (PLAY, PASS, EXCHANGE):
+                expected = 0 if last_turn is None else (last_turn + 1) % n
+            elif m.kind in (WITHDRAWN, CHALLENGE_BONUS) or _is_gain(m):
+                expected = last_play
+            elif m.kind == END_RACK:
+                expected = None if previous is None else (previous + 1) % n
+            else:  # a time penalty: anyone's
+                expected = None
+            if m.score_given:
+                fits = [s for s in seats if totals[s] + m.score == m.total]
+            else:  # the older '-- +0': only the total says what was taken back
+                fits = [s for s in seats if m.total <= totals[s]]
+            if not fits:
+                have = ", ".join(f"{engine[s]} {totals[s]}" for s in seats)
+                raise GcgError(source, m.line, f"{m.text!r}: {m.player!r} is the nickname of {len(seats)} players, and the "
+                                               f"running total {m.total} continues none of their totals ({have}) by "
+                                               f"{m.score:+d}: the line cannot be given to a player")
+            if expected in fits:
+                seat = expected
+            else:
+                # The first that fits in turn order, from the expected player (or the one after the last line's).
+                start = expected if expected is not None else 0 if previous is None else previous + 1
+                seat = min(fits, key=lambda s: (s - start) % n)
+                if expected in seats:
+                    remarks.append((m.line, f"turn order gives this line to {engine[expected]}, the running totals to "
+                                            f"{engine[seat]}: it is {engine[seat]}'s"))
+        m.seat = seat
+        totals[seat] = m.total
+        previous = seat
+        if m.kind in (PLAY, PASS, EXCHANGE):
+            last_turn = seat
+        if m.kind == PLAY:
+            last_play = seat
+    return remarks
 
 
 def read_gcg(path: str | Path) -> GcgGame:
@@ -646,14 +771,21 @@ class _Step:
 
     move: GcgMove | None  # None for a #rack line
     events: list[dict]
-    engine_score: int = 0  # the engine's points for the line, in the record's convention
+    engine_score: int = 0  # what the line changed the player's score by on the engine
 
 
 def _engine_names(players: Sequence[GcgPlayer]) -> list[str]:
-    """Engine player names: the nickname, or the full name when the nickname is just the full name
-    with underscores for spaces (``Peter_Armstrong`` -> ``Peter Armstrong``)."""
+    """Engine player names (each its own): the nickname, or the full name when the nickname is just the
+    full name with underscores for spaces (``Peter_Armstrong`` -> ``Peter Armstrong``); players who share
+    a nickname go by their full names (and a number, if even those are the same)."""
     names = [p.name if p.name != p.nick and re.sub(r"\s+", "_", p.name) == p.nick else p.nick for p in players]
-    return names if len(set(names)) == len(names) else [p.nick for p in players]
+    if len(set(names)) == len(names):
+        return names
+    nicks = Counter(p.nick for p in players)
+    names = [p.name if nicks[p.nick] > 1 else p.nick for p in players]
+    if len(set(names)) != len(names):
+        names = [f"{name} ({p.number})" if names.count(name) > 1 else name for name, p in zip(names, players)]
+    return names
 
 
 class _Walk:
@@ -667,7 +799,6 @@ class _Walk:
             raise GcgError(self.source, line, f"a game needs at least two #player lines; this record has {len(game.players)}")
         self.tiles: TileSet = get_tileset(game.tileset)
         self.names = _engine_names(game.players)
-        self.seat = {p.nick: i for i, p in enumerate(game.players)}
         self.rule = game.challenge_rule
         meta: dict[str, Any] = {
             "players": [{"nick": p.nick, "name": p.name} for p in game.players],
@@ -677,7 +808,7 @@ class _Walk:
             meta["notes"] = list(game.notes)
         self.start = {
             "type": "game_started", "players": list(self.names), "tileset": game.tileset, "layout": _LAYOUT,
-            "challenge_rule": self.rule, "strict_turns": False, "gcg": meta,
+            "challenge_rule": self.rule, "end_rule": game.end_rule, "strict_turns": False, "gcg": meta,
         }
         try:
             self.replay = Replay(self.start)
@@ -705,44 +836,36 @@ class _Walk:
             event["note"] = "\n".join(notes)
         return event
 
-    def _resume(self, move: GcgMove) -> None:
-        """The engine ends a game when every player has passed twice in a row; a recorded game played
-        under another rule (six scoreless turns) may go on, and the replay goes on with it."""
-        st = self.replay.state
-        if st.phase == AWAITING_RACKS and st.went_out is None:
-            self.remarks.append((move.line, f"the engine ended the game after {st.scoreless_passes} passes in a row, "
-                                            f"but the record goes on: the replay goes on with it"))
-            self.replay.states.append(replace(st, phase=PLAYING, scoreless_passes=0))
-
     def _placements(self, move: GcgMove) -> tuple[Placement, ...]:
+        """The new tiles of a play, its position and word read against the board (``companion.notation``),
+        with the record's own checks: a tile marked as already there must be there, and be that letter."""
         board = self.replay.state.board
-        r, c = move.square
-        dr, dc = (0, 1) if move.across else (1, 0)
         out = []
-        for k, cell in enumerate(move.cells):
-            sq = (r + dr * k, c + dc * k)
-            tile = board[sq]
-            name = square_name(sq)
-            if cell.letter is None:
-                if tile is None:
-                    raise self._fail(move, f"plays through {name} with '.', but {name} is empty")
-                continue
-            if cell.through:
-                if tile is None:
-                    raise self._fail(move, f"writes ({cell.written}) for a tile already on {name}, but {name} is empty")
-                if tile.letter != cell.letter:
-                    raise self._fail(move, f"plays through ({cell.written}) on {name}, but {name} holds {tile}")
-                continue
-            if tile is not None:
-                if tile.letter != cell.letter:
-                    raise self._fail(move, f"puts {cell.written} on {name}, which already holds {tile}")
-                continue  # the older layout writes letters already on the board in full
-            out.append(Placement(sq, Tile(cell.letter, cell.blank)))
+        try:
+            for sq, ch, through, tile in read_notation(board, move.position, move.word):
+                name = square_name(sq)
+                if through:
+                    if tile is None:
+                        if ch == ".":
+                            raise self._fail(move, f"plays through {name} with '.', but {name} is empty")
+                        raise self._fail(move, f"writes ({ch}) for a tile already on {name}, but {name} is empty")
+                    if ch != "." and tile.letter != self.tiles.normalize(ch):
+                        raise self._fail(move, f"plays through ({ch}) on {name}, but {name} holds {tile}")
+                    continue
+                letter = self.tiles.normalize(ch)
+                if tile is not None:
+                    if tile.letter != letter:
+                        raise self._fail(move, f"puts {ch} on {name}, which already holds {tile}")
+                    continue  # the older layout writes letters already on the board in full
+                out.append(Placement(sq, Tile(letter, ch != letter)))
+        except CompanionError as exc:
+            if isinstance(exc, GcgError):
+                raise
+            raise self._fail(move, f"cannot be replayed: {exc}") from None
         if not out:
             raise self._fail(move, "puts no new tile on the board")
-        before = (r - dr, c - dc)
-        after = (r + dr * len(move.cells), c + dc * len(move.cells))
-        for sq in (before, after):
+        (r, c), dr, dc = move.square, *((0, 1) if move.across else (1, 0))
+        for sq in ((r - dr, c - dc), (r + dr * len(move.cells), c + dc * len(move.cells))):
             if board.occupied(sq):
                 self.remarks.append((move.line, f"the word {move.word} runs on: {square_name(sq)}, next to it, already holds a tile"))
         return tuple(out)
@@ -771,28 +894,26 @@ class _Walk:
             yield from self._racks(racks, i)
 
     def _racks(self, racks: list, after: int) -> Iterator[_Step]:
-        for line, nick, letters, before in racks:
+        for line, seat, letters, before in racks:
             if before != after:
                 continue
-            event = {"type": "rack", "player": self.names[self.seat[nick]], "rack": letters}
+            event = {"type": "rack", "player": self.names[seat], "rack": letters}
             try:
                 self.replay.push(event)
             except CompanionError as exc:
-                self.remarks.append((line, f"#rack for {nick} is left out: {exc}"))
+                self.remarks.append((line, f"#rack for {self.names[seat]} is left out: {exc}"))
                 continue
             yield _Step(None, [event])
 
     def _step(self, move: GcgMove) -> _Step:
         st = self.replay.state
-        who = self.seat[move.player]
+        who = move.seat
         name = self.names[who]
         n = len(self.names)
         kind = move.kind
         if kind == PLAY:
-            self._resume(move)
-            if self.replay.state.phase == ENDED:
+            if st.phase == ENDED:
                 raise self._fail(move, "comes after the end of the game")
-            st = self.replay.state
             placements = self._placements(move)
             shown = False
             if move.rack:
@@ -822,14 +943,10 @@ class _Walk:
                 event = self._base(move, {"type": "challenge", "challenger": name, "verdict": "valid"})
                 self._push(move, event)
                 return _Step(move, [event], self._delta(who, st))
-            self._resume(move)
-            st = self.replay.state
             event = self._base(move, {"type": "pass", "player": name})
             self._push(move, event)
             return _Step(move, [event], self._delta(who, st))
         if kind == EXCHANGE:
-            self._resume(move)
-            st = self.replay.state
             event = self._base(move, {"type": "exchange", "player": name, "count": move.exchange_count})
             if move.exchanged:
                 event["exchanged"] = move.exchanged
@@ -841,7 +958,7 @@ class _Walk:
             if pending is None:
                 raise self._fail(move, f"{what}, but there is no play open to a challenge before it")
             if pending.player != who:
-                raise self._fail(move, f"{what}, but the play before it is {self.game.players[pending.player].nick}'s")
+                raise self._fail(move, f"{what}, but the play before it is {self.game.labels[pending.player]}'s")
             if not move.score_given:
                 self.remarks.append((move.line, "'-- +0' is the older form: the points taken back show only in the running total"))
             event = self._base(move, {"type": "challenge", "challenger": self.names[(who + 1) % n],
@@ -855,55 +972,41 @@ class _Walk:
         raise self._fail(move, f"is a {kind} line the replay does not know")  # pragma: no cover
 
     def _end_block(self, block: list[GcgMove]) -> Iterator[_Step]:
-        """Consecutive end-of-game lines: one ``end_racks`` event; each line's points from rack values."""
+        """Consecutive end-of-game lines: one ``end_racks`` event, settled by the engine under the game's
+        ``end_rule``; each line is checked against the engine's change to that player's score."""
         n = len(self.names)
-
-        def is_gain(m: GcgMove) -> bool:
-            return m.score > 0 or (m.score == 0 and not m.rack)
-
-        gains = [m for m in block if is_gain(m)]
-        losses = [m for m in block if not is_gain(m)]
-        transfer = any(l.player != g.player for g in gains for l in losses)  # the older layout
         racks: dict[str, str] = {}
-        for m in losses:
-            key = self.names[self.seat[m.player]]
-            racks[key] = racks.get(key, "") + m.end_rack
-        if not transfer:
+        for m in block:
+            if not _is_gain(m):  # a player's own leftover
+                racks[self.names[m.seat]] = racks.get(self.names[m.seat], "") + m.end_rack
+        gains = [m for m in block if _is_gain(m)]
+        if self.start["end_rule"] == "double":
+            # The one line of the player who went out shows the others' tiles, not whose they are.
             for g in gains:
-                out = self.seat[g.player]
-                others = [i for i in range(1, n) if self.names[(out + i) % n] not in racks]
+                others = [i for i in range(1, n) if self.names[(g.seat + i) % n] not in racks]
                 if others:
-                    key = self.names[(out + others[0]) % n]
+                    key = self.names[(g.seat + others[0]) % n]
                     racks[key] = racks.get(key, "") + g.end_rack
                     if n > 2:
                         self.remarks.append((g.line, f"the tiles ({g.end_rack}) are counted as {key}'s: the record does not say whose they are"))
         st = self.replay.state
         events: list[dict] = []
-        if gains:
-            file_out = self.seat[gains[0].player]
-            if st.went_out != file_out:
-                engine_out = "nobody" if st.went_out is None else self.game.players[st.went_out].nick
-                self.remarks.append((gains[0].line, f"the record says {gains[0].player} went out, the engine has {engine_out} going out: "
-                                                    f"the end-of-game lines are checked as the record reads them"))
-        if racks and st.phase != ENDED:
-            event = {"type": "end_racks", "racks": racks}
-            if gains and not transfer:
-                event["style"] = "double"
-            for m in block:
-                notes = [x for x in m.notes]
-                if notes:
-                    event["note"] = "\n".join(([event["note"]] if "note" in event else []) + notes)
+        if gains and st.went_out != gains[0].seat:
+            engine_out = f"nobody going out ({st.bag} tiles still in the bag)" if st.went_out is None else f"{self.names[st.went_out]} going out"
+            self.remarks.append((gains[0].line, f"the record says {self.names[gains[0].seat]} went out, the engine has {engine_out}"))
+        if st.phase == ENDED:
+            self.remarks.append((block[0].line, "the racks were already counted: these end-of-game lines change nothing on the engine"))
+        elif racks:
+            event: dict = {"type": "end_racks", "racks": racks}
+            notes = [note for m in block for note in m.notes]
+            if notes:
+                event["note"] = "\n".join(notes)
             self._push(block[0], event)
             events.append(event)
-        elif st.phase == ENDED:
-            self.remarks.append((block[0].line, "the racks were already counted: these end-of-game lines change nothing on the engine"))
+        after = self.replay.state
+        changed = {i: after.scores[i] - st.scores[i] for i in range(n)}
         for k, m in enumerate(block):
-            value = self.tiles.rack_value(m.end_rack)
-            if is_gain(m):
-                points = value if transfer else 2 * value
-            else:
-                points = -value
-            yield _Step(m, events if k == 0 else [], points)
+            yield _Step(m, events if k == 0 else [], changed.pop(m.seat, 0))
 
 
 def gcg_to_events(game: GcgGame) -> list[dict]:
@@ -963,6 +1066,9 @@ def events_to_gcg(events: Iterable[Mapping[str, Any]]) -> str:
     else:
         nicks = [_nick(name) for name in players]
         full = list(players)
+    if len(set(nicks)) != len(nicks):  # a record read by turn order (shared nicknames) is written with its own
+        shared = Counter(nicks)
+        nicks = [_nick(name) if shared[nick] > 1 else nick for nick, name in zip(nicks, full)]
     if len(set(nicks)) != len(nicks):
         nicks = [f"{nick}_{i + 1}" for i, nick in enumerate(nicks)]
     head = ["#character-encoding UTF-8"]
@@ -979,9 +1085,7 @@ def events_to_gcg(events: Iterable[Mapping[str, Any]]) -> str:
     for note in meta.get("notes", []) if isinstance(meta.get("notes"), list) else []:
         head += _note_lines(str(note))
 
-    offset = [0] * len(players)  # record total minus engine total (the tournament end-of-game convention)
     blocks: list[list[str]] = []  # lines per event still in force (undo pops)
-    offsets: list[list[int]] = []
     for n, event in enumerate(events[1:], start=2):
         before = replay.state
         try:
@@ -990,11 +1094,9 @@ def events_to_gcg(events: Iterable[Mapping[str, Any]]) -> str:
             raise GcgError(source, n, f"event {n} ({event.get('type')}) cannot be replayed: {exc}") from None
         if event.get("type") == "undo":
             blocks.pop()
-            offset = offsets.pop()
             continue
-        offsets.append(list(offset))
         try:
-            lines = _event_lines(event, before, after, nicks, offset)
+            lines = _event_lines(event, before, after, nicks)
         except CompanionError as exc:
             raise GcgError(source, n, f"event {n} ({event.get('type')}) cannot be written as GCG: {exc}") from None
         note = event.get("note")
@@ -1008,14 +1110,14 @@ def _note_lines(note: str) -> list[str]:
     return [f"#note {part}".rstrip() for part in note.split("\n")]
 
 
-def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str], offset: list[int]) -> list[str]:
+def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str]) -> list[str]:
     kind = event.get("type")
     rack = str(event.get("rack") or event.get("gcg_rack") or "")
     new_turns = after.turns[len(before.turns):]
     lines: list[str] = []
 
     def total(turn) -> int:
-        return turn.total + offset[turn.player]
+        return turn.total
 
     def move(player: int, body: str) -> str:
         return f">{nicks[player]}: {rack + ' ' if rack else ''}{body}"
@@ -1024,7 +1126,7 @@ def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str], offs
         who = after.player_index(event.get("player"))
         return [f"#rack{who + 1} {event.get('rack', '')}"]
     if kind == "end_racks":
-        return _end_lines(event, before, after, nicks, offset)
+        return _end_lines(event, before, after, nicks)
     for turn in new_turns:
         if turn.kind == "play":
             position, word = _written_play(after.pending.play)
@@ -1052,29 +1154,29 @@ def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str], offs
     return lines
 
 
-def _end_lines(event: Mapping[str, Any], before, after, nicks: list[str], offset: list[int]) -> list[str]:
+def _end_lines(event: Mapping[str, Any], before, after, nicks: list[str]) -> list[str]:
+    """The end-of-game lines, with the points and totals the engine gave under the game's ``end_rule``.
+
+    ``double``: the spec's own line, ``>out: (OTHERS' TILES) +2N TOTAL``, and no line for the others
+    (they keep their scores). ``transfer`` has no line of its own in the spec (v1.2); it is written
+    the way the older records (quackle's fivepoint.gcg) write it, out of two kinds of line the spec
+    does have: the player who went out gains the value once, ``>out: (TILES) +N TOTAL``, and each other
+    player loses their own, ``>other: TILES (TILES) -V TOTAL`` (the spec's line for tiles left on a
+    player's own rack). Reading either form back gives the same end_rule. When nobody went out, each
+    player with tiles left has their ``TILES (TILES) -V`` line."""
     racks = event.get("racks") or {}
-    tiles = after.config.tiles
     by_player = {after.player_index(name): str(letters) for name, letters in racks.items()}
+    turns = after.turns[len(before.turns):]
     out = before.went_out
     lines: list[str] = []
-    if out is not None:
-        others = [(i, letters) for i, letters in sorted(by_player.items()) if i != out and letters]
-        all_letters = "".join(letters for _, letters in others)
-        gain = sum(tiles.rack_value(letters) for _, letters in others)
-        if event.get("style") == "double":
-            for i, letters in others:
-                offset[i] += tiles.rack_value(letters)
-            offset[out] += gain
-            lines.append(f">{nicks[out]}: ({all_letters}) +{2 * gain} {after.scores[out] + offset[out]}")
-            return lines
-        lines.append(f">{nicks[out]}: ({all_letters}) +{gain} {after.scores[out] + offset[out]}")
-        for i, letters in others:
-            lines.append(f">{nicks[i]}: {letters} ({letters}) -{tiles.rack_value(letters)} {after.scores[i] + offset[i]}")
-        return lines
-    for i, letters in sorted(by_player.items()):
-        if letters:
-            lines.append(f">{nicks[i]}: {letters} ({letters}) -{tiles.rack_value(letters)} {after.scores[i] + offset[i]}")
+    for turn in turns:
+        if turn.player == out:
+            letters = "".join(letters for i, letters in sorted(by_player.items()) if i != out)
+            lines.append(f">{nicks[out]}: ({letters}) +{turn.score} {turn.total}")
+    for turn in turns:
+        letters = by_player.get(turn.player, "")
+        if turn.player != out and letters:
+            lines.append(f">{nicks[turn.player]}: {letters} ({letters}) -{-turn.score} {turn.total}")
     return lines
 
 
@@ -1108,7 +1210,8 @@ class FileResult:
     mismatches: list[Mismatch] = field(default_factory=list)
     rejected: str | None = None  # "line 7: REASON" when the file is not a valid, replayable GCG record
     remarks: list[tuple[int, str]] = field(default_factory=list)
-    final_scores: dict[str, int] = field(default_factory=dict)  # per nick, as the engine tracked them
+    #: per player (nickname, or the engine's name when nicknames are shared), as the engine tracked them
+    final_scores: dict[str, int] = field(default_factory=dict)
 
     def lines(self, remarks: bool = True) -> list[str]:
         if self.rejected is not None:
@@ -1131,6 +1234,9 @@ class VerifyReport:
     @property
     def games_checked(self) -> int:
         return sum(1 for f in self.files if f.rejected is None)
+
+    moves = moves_checked  # the names scripts/bench_engine.py reads
+    games = games_checked
 
     @property
     def mismatch_count(self) -> int:
@@ -1175,21 +1281,21 @@ def verify_game(game: GcgGame, path: str | None = None) -> FileResult:
     path = path or game.source
     result = FileResult(path)
     walk = _Walk(game)
-    totals = {p.nick: 0 for p in game.players}
+    totals = [0] * len(game.players)
     for step in walk.steps():
         m = step.move
         if m is None:
             continue
         result.moves += 1
-        engine_total = totals[m.player] + step.engine_score
+        engine_total = totals[m.seat] + step.engine_score
         score_ok = (not m.score_given) or m.score == step.engine_score
         if not score_ok or m.total != engine_total:
             result.mismatches.append(Mismatch(path, m.line, m.score, m.total, step.engine_score, engine_total, m.text))
-            totals[m.player] = m.total
+            totals[m.seat] = m.total
         else:
-            totals[m.player] = engine_total
+            totals[m.seat] = engine_total
     result.remarks = sorted(set(walk.remarks))
-    result.final_scores = dict(totals)
+    result.final_scores = dict(zip(game.labels, totals))
     return result
 
 
@@ -1229,22 +1335,18 @@ def cli_verify(argv_paths: Sequence[str], out=None, notes: bool = True) -> int:
     return report.exit_status
 
 
-def cli_import(path: str | Path) -> list[dict]:
-    """``companion gcg import FILE``: the record's events, checked to replay on the engine as they are."""
+def cli_import(path: str | Path, err=None) -> list[dict]:
+    """``companion gcg import FILE``: the record's events, replayed on the engine as they are (the walk
+    pushes every event through the engine's own ``Replay``). What the reader and the replay noticed
+    (how lines of a shared nickname were attributed, ...) goes to ``err`` as ``FILE:LINE: note:`` lines."""
     game = read_gcg(path)
     walk = _Walk(game)
     events = [walk.start]
-    lines = [0]
     for step in walk.steps():
-        for event in step.events:
-            events.append(event)
-            lines.append(step.move.line if step.move else 0)
-    replay = Replay(events[0])
-    for event, line in zip(events[1:], lines[1:]):
-        try:
-            replay.push(event)
-        except CompanionError as exc:
-            raise GcgError(str(path), line, f"the engine refuses this record as a saved game here: {exc}") from None
+        events.extend(step.events)
+    err = err or sys.stderr
+    for line, text in sorted(set(walk.remarks)):
+        print(f"{path}:{line}: note: {text}", file=err)
     return events
 
 

@@ -10,13 +10,16 @@ Chips: white 1, blue 5, red 20 (the Wordthief text says pink; a red chip is the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
 from companion.errors import RuleViolation
 
 #: Chip colours, largest first, and what each is worth.
 CHIP_VALUES: dict[str, int] = {"red": 20, "blue": 5, "white": 1}
+
+#: Other names the rule texts use for a chip colour.
+CHIP_ALIASES = {"pink": "red"}
 
 #: What an entry can move.
 KINDS = ("points", "item", "token", "chips", "eliminated", "limit")
@@ -55,10 +58,22 @@ class Ledger:
     entries: tuple[Entry, ...] = ()
 
     def add(self, *entries: Entry) -> "Ledger":
+        checked = []
         for e in entries:
             if e.kind not in KINDS:
                 raise ValueError(f"unknown ledger kind {e.kind!r}")
-        return Ledger(self.entries + tuple(entries))
+            if e.chips:
+                # The Wordthief text calls the 20-point chip pink: the same chip as red.
+                chips = {CHIP_ALIASES.get(c, c): n for c, n in e.chips.items()}
+                unknown = sorted(set(chips) - set(CHIP_VALUES))
+                if unknown:
+                    raise ValueError(f"unknown chip colour {', '.join(unknown)}: the chips are {', '.join(CHIP_VALUES)}")
+                value = sum(CHIP_VALUES[c] * n for c, n in chips.items())
+                if value != e.amount:
+                    raise ValueError(f"chips worth {value} recorded as {e.amount} points for {e.player}")
+                e = replace(e, chips=chips)
+            checked.append(e)
+        return Ledger(self.entries + tuple(checked))
 
     def total(self, player: str, kind: str) -> int:
         return sum(e.amount for e in self.entries if e.player == player and e.kind == kind)

@@ -9,6 +9,7 @@ and ``JAVELIN`` all say the same when L and I are on the board).
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from companion.board import COLUMNS, Board, Placement, Tile
 from companion.errors import IllegalPlay
@@ -33,11 +34,13 @@ def parse_position(text: str, size: int = 15) -> tuple[tuple[int, int], str]:
     return (row, c), direction
 
 
-def placements_from_notation(board: Board, position: str, word: str, tiles: TileSet) -> tuple[Placement, ...]:
-    """The tiles a move puts down, from its position and word written against ``board``."""
+def read_notation(board: Board, position: str, word: str) -> Iterator[tuple[tuple[int, int], str, bool, Tile | None]]:
+    """The squares a move written as ``position word`` covers on ``board``, in order: (square, the
+    character written for it, whether it is marked as a tile already on the board (``.`` or inside
+    parentheses), the tile on that square now or None). Raises IllegalPlay when the position is not
+    one, or when the word runs off the board (at the first square past the edge)."""
     (r, c), direction = parse_position(position, board.size)
     dr, dc = (0, 1) if direction == ACROSS else (1, 0)
-    out: list[Placement] = []
     inside_parens = False
     for ch in word:
         if ch == "(":
@@ -48,8 +51,15 @@ def placements_from_notation(board: Board, position: str, word: str, tiles: Tile
             continue
         if not board.on_board((r, c)):
             raise IllegalPlay(f"{position} {word} runs off the board")
-        existing = board[r, c]
-        if ch == "." or inside_parens:
+        yield (r, c), ch, ch == "." or inside_parens, board[r, c]
+        r, c = r + dr, c + dc
+
+
+def placements_from_notation(board: Board, position: str, word: str, tiles: TileSet) -> tuple[Placement, ...]:
+    """The tiles a move puts down, from its position and word written against ``board``."""
+    out: list[Placement] = []
+    for (r, c), ch, through, existing in read_notation(board, position, word):
+        if through:
             if existing is None:
                 raise IllegalPlay(f"{position} {word}: the square {COLUMNS[c]}{r + 1} is empty, but the move plays through a tile there")
         elif existing is not None:
@@ -60,5 +70,4 @@ def placements_from_notation(board: Board, position: str, word: str, tiles: Tile
         else:
             upper = tiles.normalize(ch)
             out.append(Placement((r, c), Tile(upper, ch != upper)))
-        r, c = r + dr, c + dc
     return tuple(out)

@@ -36,6 +36,8 @@ class Verdict:
         def join(words: tuple[str, ...]) -> str:
             return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
+        if not self.valid_words and not self.invalid_words:
+            return "no words to judge"
         if self.acceptable:
             verb = "is" if len(self.valid_words) == 1 else "are"
             return f"ACCEPTABLE: {join(self.valid_words)} {verb} valid"

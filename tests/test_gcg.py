@@ -28,7 +28,6 @@ needs_real = pytest.mark.skipif(not REAL, reason="the real GCG files (../shared/
 #: Real files that are not valid GCG, and why.
 NOT_GCG = {
     "macondo__name_weird_encoding_with_header.gcg": "line 1: unsupported #character-encoding 'ISO8859-6'",
-    "quackle__consonant_heaviness_tendency.gcg": "line 2: #player2 has the nickname 'NoName' of #player1",
 }
 
 
@@ -89,20 +88,43 @@ def test_older_layout_whole_words_cross_words_and_each_player_losing_their_own_l
     assert game.moves[2].cross_words == ("KO", "EX")
     assert game.moves[1].cells[2].through is False  # written in full; found on the board when replayed
     events = gcg_to_events(game)
+    assert events[0]["end_rule"] == "transfer"  # the two-line form
     assert events[2]["tiles"] == {"H6": "B", "H7": "E", "H9": "N", "H10": "L", "H11": "I", "H12": "K", "H13": "E"}
     assert events[-1] == {"type": "end_racks", "racks": {"Gan": "T"}}
     result = verify_game(game)
-    assert result.mismatches == [] and result.final_scores == {"Gan": 69, "Paul": 93}
-    # The bag is not empty here, so the engine has nobody going out: the record is trusted, and says so.
-    assert any("the record says Paul went out" in text for _, text in result.remarks)
+    # A fragment: the bag is not empty, so on the engine nobody went out and Paul gains nothing; Gan's
+    # own leftover counts as it would at the end of a game ended on passes.
+    assert [(m.line, m.engine_score, m.engine_total) for m in result.mismatches] == [(7, 0, 92)]
+    assert result.final_scores == {"Gan": 69, "Paul": 93}
+    assert (7, "the record says Paul went out, the engine has nobody going out (71 tiles still in the bag)") in result.remarks
 
 
-def test_tournament_end_of_game_counts_twice_the_leftover_and_checks_it_with_tile_values():
-    head = ["#player1 a Al", "#player2 b Bo", ">a: ACEIORT 8D COATI +20 20"]
-    good = parse_gcg("\n".join(head + [">a: (QZ) +40 60"]), "t.gcg")
-    assert verify_game(good).mismatches == []
-    bad = verify_game(parse_gcg("\n".join(head + [">a: (QZ) +20 40"]), "t.gcg"))
-    assert [str(m) for m in bad.mismatches] == ["t.gcg:4: expected +20 (total 40), engine scored +40 (total 60): >a: (QZ) +20 40"]
+@pytest.mark.parametrize("rule, end", [
+    ("double", [">Bo: (QZ) +40 1289"]),  # the spec's line: twice the leftover, the other player keeps their score
+    ("transfer", [">Bo: (QZ) +20 1269", ">Al: QZ (QZ) -20 1112"]),  # the older form: the leftover changes hands
+])
+def test_going_out_is_settled_by_the_engine_under_the_end_rule_the_end_lines_show(rule, end):
+    path = DATA / f"went_out_{rule}.gcg"
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[-len(end):] == end
+    game = read_gcg(path)
+    assert game.end_rule == rule
+    events = gcg_to_events(game)
+    assert events[0]["end_rule"] == rule
+    assert events[-1] == {"type": "end_racks", "racks": {"Al": "QZ"}}  # no convention of gcg.py's own
+    state = fold(events)
+    assert state.went_out == 1 and state.config.end_rule == rule
+    report = verify([path])
+    assert report.lines() == [f"checked {14 + len(end)} moves in 1 games: 0 mismatches"]
+    assert report.files[0].final_scores == dict(zip(("Al", "Bo"), state.scores))
+    assert events_to_gcg(events) == text  # written back in the same form
+
+
+def test_an_end_of_game_line_the_engine_does_not_agree_with_is_a_mismatch():
+    text = (DATA / "went_out_double.gcg").read_text(encoding="utf-8").replace(">Bo: (QZ) +40 1289", ">Bo: (QZ) +20 1269")
+    result = verify_game(parse_gcg(text, "t.gcg"))
+    assert [str(m) for m in result.mismatches] == [
+        "t.gcg:21: expected +20 (total 1269), engine scored +40 (total 1289): >Bo: (QZ) +20 1269"]
 
 
 def test_play_through_written_three_ways_gives_the_same_tiles():
@@ -149,7 +171,8 @@ def test_encodings():
     ("letter_of_no_tileset.gcg", "line 5: '>ann: ÑABDEFG E7 ÑAB +7 7': 'Ñ' is not a letter of the English tile set, nor of any other"),
     ("not_touching.gcg", "line 4: '>ann: DEFGHIL 2B FIDDLE +12 12' cannot be replayed: the tiles do not touch any tile"),
     ("withdrawn_wrong_player.gcg", "line 4: '>ann: DEFGHIL -- -20 0' takes back a play (--), but the play before it is joe's"),
-    ("duplicate_nick.gcg", "line 2: #player2 has the nickname 'joe' of #player1"),
+    ("duplicate_nick.gcg", "line 4: '>joe: DEFGHIL e7 F.D +7 30': 'joe' is the nickname of 2 players, and the running total 30 "
+                           "continues none of their totals (Joe Bloggs 20, Joe Two 0) by +7"),
     ("empty.gcg", "empty file"),
     ("binary.gcg", "line 3: binary data (a NUL byte at offset 8)"),
 ])
@@ -223,12 +246,13 @@ def test_all_real_files_check_out_or_are_rejected_for_a_reason():
     assert set(rejected) == set(NOT_GCG)
     for name, reason in NOT_GCG.items():
         assert rejected[name].startswith(reason)
-    assert report.games_checked == 42 and report.moves_checked >= 900
-    assert report.summary.endswith(": 0 mismatches (2 files rejected)")
+    assert report.games_checked == 43 and report.moves_checked >= 960
+    assert report.summary.endswith(": 0 mismatches (1 files rejected)")
     scores = {Path(f.path).name: f.final_scores for f in report.files}
     assert scores["quackle__multiplayer-crash.gcg"] == {"Mark_Ogden": 172, "Chappy": 184, "Nicole_Gorham": 221, "Daniel_Southam": 149}
     assert scores["macondo__polish_endgame.gcg"] == {"1": 316, "2": 323}
     assert scores["quackle__fivepoint.gcg"] == {"Ganesh": 452, "Paul": 360}
+    assert scores["quackle__consonant_heaviness_tendency.gcg"] == {"New Player 2": 345, "jasonkb": 356}
 
 
 @needs_real
@@ -242,8 +266,10 @@ def test_real_files_special_cases():
     capp = read_gcg(SHARED / "quackle__capp.gcg")
     assert [m.score_given for m in capp.moves if m.kind == WITHDRAWN] == [False]  # the older '-- +0'
     double = gcg_to_events(read_gcg(SHARED / "macondo__doug_v_emely_double_challenge.gcg"))
+    assert double[0]["end_rule"] == "double"
     assert double[-2] == {"type": "challenge", "challenger": "doug", "verdict": "valid", "gcg_rack": "EGOP"}
-    assert double[-1] == {"type": "end_racks", "racks": {"doug": "OPEG"}, "style": "double"}
+    assert double[-1] == {"type": "end_racks", "racks": {"doug": "OPEG"}}
+    assert gcg_to_events(read_gcg(SHARED / "quackle__fivepoint.gcg"))[0]["end_rule"] == "transfer"
     names = gcg_to_events(read_gcg(SHARED / "macondo__noah_vs_peter.gcg"))[0]["players"]
     assert names == ["Noah", "Peter Armstrong"]
 
@@ -258,9 +284,11 @@ def test_real_files_round_trip(path):
     again = parse_gcg(text, "export.gcg")
     assert strip(gcg_to_events(again)) == strip(events)
     assert verify_game(again).mismatches == []
-    before = [(m.player, m.kind, m.total) + ((m.score,) if m.score_given else ()) for m in game.moves]
-    after = [(m.player, m.kind, m.total) + ((m.score,) if game.moves[i].score_given else ()) for i, m in enumerate(again.moves)]
+    before = [(m.seat, m.kind, m.total) + ((m.score,) if m.score_given else ()) for m in game.moves]
+    after = [(m.seat, m.kind, m.total) + ((m.score,) if game.moves[i].score_given else ()) for i, m in enumerate(again.moves)]
     assert after == before
+    if not game.shared_nicks:
+        assert [m.player for m in again.moves] == [m.player for m in game.moves]
 
 
 @needs_real
@@ -326,6 +354,8 @@ def random_game(seed: int, players: int, rule: str) -> list[dict]:
     rng = random.Random(seed)
     names = ["Ann", "Bob Lee", "Cy", "Dee"][:players]
     start = {"type": "game_started", "players": names, "tileset": "en", "challenge_rule": rule}
+    if players == 2 and rng.random() < 0.5:  # one (RACK) +2N line cannot say whose tiles were whose among 3 or 4
+        start["end_rule"] = "double"
     replay = Replay(start)
     tiles = get_tileset("en")
     bag = [letter for letter, count in tiles.counts.items() for _ in range(count)] + ["?"] * tiles.blanks
@@ -391,10 +421,7 @@ def random_game(seed: int, players: int, rule: str) -> list[dict]:
     state = replay.state
     if state.phase == AWAITING_RACKS:
         left = {names[i]: "".join(racks[i]) for i in range(players) if i != state.went_out and racks[i]}
-        event = {"type": "end_racks", "racks": left}
-        if state.went_out is not None and players == 2 and rng.random() < 0.5:
-            event["style"] = "double"
-        push(event)
+        push({"type": "end_racks", "racks": left})
         if rng.random() < 0.3:
             push({"type": "time_penalty", "player": rng.choice(names), "points": 10})
     return events
@@ -485,7 +512,7 @@ def test_export_refuses_what_gcg_cannot_hold():
 
 def test_verify_takes_a_folder():
     report = verify([DATA])
-    assert report.games_checked == 3 and len(report.rejected) == len(list(DATA.glob("*.gcg"))) - 3
+    assert report.games_checked == 6 and len(report.rejected) == len(list(DATA.glob("*.gcg"))) - 6
     assert report.exit_status == 1
 
 
@@ -495,6 +522,65 @@ def test_a_record_that_goes_on_after_every_player_passed_twice():
                       ">a: EEIRRSU - +0 20", ">b: DEFGHIL - +0 0", ">a: EEIRRSU - +0 20", ">b: DEFGHIL e7 F.D +7 7"])
     result = verify_game(parse_gcg(text, "p.gcg"))
     assert result.mismatches == [] and result.final_scores == {"a": 20, "b": 7} and result.moves == 6
+    assert result.remarks == []  # the engine itself goes on: no workaround, nothing to note
+
+
+def test_a_record_ended_after_six_scoreless_turns_imports_and_verifies(capsys):
+    path = DATA / "six_scoreless_turns.gcg"
+    report = verify([path])
+    assert report.lines() == ["checked 9 moves in 1 games: 0 mismatches"]
+    assert report.files[0].final_scores == {"joe": 13, "ann": -15}
+    events = cli_import(path)
+    assert capsys.readouterr().err == ""
+    assert [e["type"] for e in events[1:]] == ["play"] + ["pass"] * 6 + ["end_racks"]
+    state = fold(events)
+    assert state.phase == "ended" and state.went_out is None and state.scores == (13, -15)
+    assert events_to_gcg(events).splitlines()[-2:] == [">joe: EEIRRSU (EEIRRSU) -7 13", ">ann: DEFGHIL (DEFGHIL) -15 -15"]
+
+
+def test_shared_nicknames_are_told_apart_by_turn_order_and_running_totals(capsys):
+    text = "\n".join([
+        "#player1 x Ann Lee", "#player2 x Bob",
+        ">x: ACEIORT 8D COATI +20 20",  # both totals are 0: turn order says Ann
+        ">x: DEFGHIL e7 F.D +7 7",  # turn order says Bob, and only Bob's total fits
+        ">x: DEHIL 9D E +7 14",  # turn order says Ann, the totals say Bob (20 + 7 is not 14): Bob's
+        ">x: EEIRRSU (challenge) +5 19",  # a bonus belongs to the player of the play before it
+    ])
+    game = parse_gcg(text, "s.gcg")
+    assert [m.seat for m in game.moves] == [0, 1, 1, 1]
+    assert game.labels == ["Ann Lee", "Bob"]
+    assert game.remarks == [
+        (2, "#player1 and #player2 share the nickname 'x': their lines are told apart by turn order, each checked against "
+            "that player's running total (#player1 as 'Ann Lee', #player2 as 'Bob')"),
+        (5, "turn order gives this line to Ann Lee, the running totals to Bob: it is Bob's"),
+    ]
+    events = gcg_to_events(game)
+    assert events[0]["players"] == ["Ann Lee", "Bob"]
+    assert [e.get("player") for e in events[1:4]] == ["Ann Lee", "Bob", "Bob"]
+    assert events[4] == {"type": "challenge", "challenger": "Ann Lee", "verdict": "valid", "gcg_rack": "EEIRRSU"}
+    result = verify_game(game)
+    assert result.mismatches == [] and result.final_scores == {"Ann Lee": 20, "Bob": 19}
+    assert cli_verify([str(DATA / "all_kinds.gcg")]) == 0 and capsys.readouterr().out.count("note:") == 0
+    # Written back, each player has a nickname of their own.
+    exported = events_to_gcg(events)
+    assert exported.splitlines()[1:3] == ["#player1 Ann_Lee Ann Lee", "#player2 Bob Bob"]
+    assert [m.seat for m in parse_gcg(exported).moves] == [0, 1, 1, 1]
+
+
+@needs_real
+def test_the_real_record_with_a_shared_nickname(capsys):
+    path = SHARED / "quackle__consonant_heaviness_tendency.gcg"
+    assert cli_verify([str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{path}:2: note: #player1 and #player2 share the nickname 'NoName': their lines are told apart by turn "
+                   f"order, each checked against that player's running total (#player1 as 'New Player 2', #player2 as 'jasonkb')",
+                   "checked 17 moves in 1 games: 0 mismatches"]
+    game = read_gcg(path)
+    assert [m.seat for m in game.moves] == [0, 1] * 8 + [0]  # strict alternation, every total confirming it
+    events = cli_import(path)
+    assert "share the nickname 'NoName'" in capsys.readouterr().err
+    assert events[0]["players"] == ["New Player 2", "jasonkb"]
+    assert fold(events).scores == (345, 356)
 
 
 def test_unsuccessful_challenge_note_and_final_racks():

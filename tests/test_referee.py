@@ -116,3 +116,7 @@ def test_camera_board_with_a_moved_tile_is_refused():
     moved = Board.from_rows(["." * 15] * 7 + [".......AX......"] + ["." * 15] * 7)
     with pytest.raises(CompanionError, match="removed: G8"):
         ref.play_board("Ben", moved)
+
+
+def test_a_verdict_with_no_words_says_so():
+    assert str(Verdict((), ())) == "no words to judge"

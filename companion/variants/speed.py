@@ -415,7 +415,8 @@ def apply_call(state: SpeedState, event: Mapping[str, Any]) -> SpeedState:
             note = f"round {state.round}: {name} calls TAKE ONE: everyone takes 1 (the pool holds {pool})"
         else:
             missed = [state.players[i] for i in order[len(takers):]]
-            note = (f"round {state.round}: {name} calls TAKE ONE: {_join([state.players[i] for i in takers])} take 1 "
+            note = (f"round {state.round}: {name} calls TAKE ONE: {_join([state.players[i] for i in takers])} "
+                    f"take{'s' if len(takers) == 1 else ''} 1 "
                     f"and the pool is empty; {_join(missed)} get none")
         return replace(state, taken=taken, pool=pool, notes=(note,))
     note = f"round {state.round}: {name} calls DONE: the round stops; nobody changes their grid; every player shows their grid"
@@ -539,17 +540,16 @@ def complete(state: SpeedState, event: dict, judge) -> dict:
 
 
 def report(before: SpeedState, after: SpeedState, event: Mapping[str, Any]) -> list[str]:
-    if event.get("type") == "undo":
-        lines = ["undo: the last event is taken back"]
-    else:
-        lines = list(after.notes)
-        if event.get("ruling") and event.get("invalid_words"):
-            lines.append(f"     {event['ruling']}")
+    undo = event.get("type") == "undo"
+    notes = ["undo: the last event is taken back"] if undo else list(after.notes)
+    lines = notes[:1]
+    if not undo and event.get("ruling") and event.get("invalid_words"):
+        lines.append(f"     {event['ruling']}")
     for e in after.ledger.since(len(before.ledger.entries)):
         lines.append(f"     {e}")
-    if event.get("type") == "undo" or len(after.ledger.entries) != len(before.ledger.entries):
+    if undo or len(after.ledger.entries) != len(before.ledger.entries):
         lines.append("     totals: " + ", ".join(f"{p} {t}" for p, t in zip(after.players, after.totals)))
-    return lines
+    return lines + notes[1:]
 
 
 def standings(state: SpeedState) -> list[tuple[str, int]]:
