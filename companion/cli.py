@@ -117,6 +117,10 @@ def cmd_game_resume(args) -> int:
 
     with _open_store(args) as store:
         referee = _referee_for(store, args.game_id, args.lexicon)
+        variant = referee.events[0].get("variant", "standard")
+        if variant != "standard":
+            raise CompanionError(f"game {args.game_id} is a {variant} game: the typed prompt is for standard Scrabble; "
+                                 f"add its events with `companion referee --variant {variant} --db ... --game {args.game_id} MORE.jsonl`")
         print(format_scoresheet(referee.state))
         return run_console(referee, sys.stdin, sys.stdout, _prompt)
 
@@ -124,13 +128,25 @@ def cmd_game_resume(args) -> int:
 def cmd_game_show(args) -> int:
     from companion.scoresheet import format_board, format_scoresheet
 
-    with _open_store(args) as store:
-        from companion.events import fold
+    from companion.events import Replay
 
-        state = fold(store.events(args.game_id))
-        print(format_board(state))
+    with _open_store(args) as store:
+        events = store.events(args.game_id)
+    replay = Replay(events[0])
+    if events[0].get("variant", "standard") == "standard":
+        for event in events[1:]:
+            replay.push(event)
+        print(format_board(replay.state))
         print()
-        print(format_scoresheet(state))
+        print(format_scoresheet(replay.state))
+        return 0
+    for event in events[1:]:
+        before = replay.state
+        after = replay.push(event)
+        for line in replay.variant.report(before, after, event):
+            print(line)
+    print()
+    print(replay.variant.format_final(replay.state))
     return 0
 
 
@@ -140,6 +156,9 @@ def cmd_game_export(args) -> int:
     if args.format == "gcg":
         from companion.gcg import events_to_gcg
 
+        variant = events[0].get("variant", "standard")
+        if variant != "standard":
+            raise CompanionError(f"game {args.game_id} is a {variant} game: GCG records standard Scrabble only; use --format jsonl")
         text = events_to_gcg(events)
     else:
         text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
@@ -187,16 +206,37 @@ def cmd_referee(args) -> int:
     events = read_jsonl(args.script)
     if not events:
         raise CompanionError(f"{args.script} holds no events")
-    first = dict(events[0])
-    if args.variant:
-        first.setdefault("variant", args.variant)
-        if first["variant"] != args.variant:
-            raise CompanionError(f"{args.script} is a {first['variant']} game, not {args.variant}")
+    numbered = list(enumerate(events, start=1))
     lexicon = _load_lexicon(args.lexicon) if args.lexicon else None
-    referee = Referee([first], lexicon=lexicon)
+    store = _open_store(args) if (args.save or args.game) else None
+    try:
+        if args.game:
+            referee = Referee.resume(store, args.game, lexicon)
+            variant = referee.events[0].get("variant", "standard")
+            if numbered[0][1].get("type") == "game_started":
+                numbered = numbered[1:]  # the saved game has its own start
+        else:
+            first = dict(events[0])
+            if first.get("type") != "game_started":
+                raise CompanionError(f"{args.script} line 1: a game script must begin with a game_started event")
+            first.setdefault("variant", args.variant or "standard")
+            variant = first["variant"]
+            numbered = numbered[1:]
+            referee = Referee.start(first, lexicon, store, Path(args.script).stem) if store else Referee([first], lexicon=lexicon)
+        if args.variant and variant != args.variant:
+            raise CompanionError(f"{'game ' + str(args.game) if args.game else args.script} is a {variant} game, not {args.variant}")
+        if store is not None:
+            print(f"saving as game {referee.game_id}")
+        return _run_script(referee, numbered)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _run_script(referee, numbered) -> int:
     variant = referee.replay.variant
     rejected = 0
-    for n, event in enumerate(events[1:], start=2):
+    for n, event in numbered:
         before = referee.state
         try:
             after = referee.submit(event)
@@ -263,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         r.set_defaults(func=func)
     e = gs.add_parser("export", help="export a saved game as GCG or JSON lines", description="Export a saved game as a GCG record or as its JSON-lines event log.")
     e.add_argument("game_id", type=int, metavar="GAME_ID")
-    e.add_argument("--format", choices=["gcg", "jsonl"], default="gcg")
+    e.add_argument("--format", choices=["gcg", "jsonl"], default="gcg", help="gcg (standard Scrabble only) or jsonl, the event log (default gcg)")
     e.add_argument("--out", help="file to write (default: print)")
     db_option(e)
     e.set_defaults(func=cmd_game_export)
@@ -283,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     rf.add_argument("script", metavar="SCRIPT.jsonl")
     rf.add_argument("--variant", help="the game variant the script must be (default: as the script says)")
     rf.add_argument("--lexicon", help="word-list file (default: as the script says)")
+    rf.add_argument("--save", action="store_true", help="save the game (every accepted event) in the saved-games file")
+    rf.add_argument("--game", type=int, metavar="GAME_ID", help="add the script's events to this saved game (a game_started line in the script is skipped)")
+    db_option(rf)
     rf.set_defaults(func=cmd_referee)
     return p
 

@@ -151,3 +151,40 @@ def test_gcg_import_of_a_broken_record_saves_nothing(capsys, tmp_path):
     assert code == cli.EXIT_ERROR and "bad.gcg" in err and "Traceback" not in err
     code, out, _ = run(capsys, "game", "list", "--db", db)
     assert "no saved games yet" in out
+
+
+def test_a_scripted_game_can_be_saved_and_continued(capsys, tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("QI\nQIS\n", encoding="utf-8")
+    part1, part2 = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    part1.write_text(json.dumps({"type": "game_started", "players": ["Ann", "Ben"], "lexicon": str(words)}) + "\n"
+                     + json.dumps({"type": "play", "player": "Ann", "tiles": {"H8": "Q", "I8": "I"}}) + "\n", encoding="utf-8")
+    part2.write_text(json.dumps({"type": "play", "player": "Ben", "tiles": {"J8": "S"}}) + "\n"
+                     + json.dumps({"type": "challenge", "challenger": "Ann"}) + "\n", encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    code, out, _ = run(capsys, "referee", str(part1), "--save", "--db", db)
+    assert code == 0 and "saving as game 1" in out
+    code, out, _ = run(capsys, "referee", str(part2), "--game", "1", "--db", db)
+    assert code == 0 and "ACCEPTABLE: QIS is valid" in out
+    code, out, _ = run(capsys, "game", "show", "1", "--db", db)
+    assert "H8 across QIS" in out
+
+
+def test_the_typed_prompt_refuses_a_variant_game_with_directions(capsys, tmp_path, monkeypatch):
+    script = tmp_path / "s.jsonl"
+    script.write_text(json.dumps({"type": "game_started", "variant": "speed", "players": ["Ann", "Ben"], "lexicon": "default"}) + "\n", encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    run(capsys, "referee", str(script), "--save", "--db", db)
+    code, _, err = run(capsys, "game", "resume", "1", "--db", db, stdin="", monkeypatch=monkeypatch)
+    assert code == cli.EXIT_ERROR and "speed game" in err and "--game 1" in err
+
+
+def test_gcg_export_of_a_variant_game_says_to_use_jsonl(capsys, tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text(json.dumps({"type": "game_started", "variant": "speed", "players": ["Ann", "Ben"]}) + "\n", encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    run(capsys, "referee", str(script), "--save", "--db", db)
+    code, _, err = run(capsys, "game", "export", "1", "--db", db)
+    assert code == cli.EXIT_ERROR and "use --format jsonl" in err
+    code, out, _ = run(capsys, "game", "export", "1", "--format", "jsonl", "--db", db)
+    assert code == 0 and json.loads(out.splitlines()[0])["variant"] == "speed"
