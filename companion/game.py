@@ -20,6 +20,7 @@ from companion.board import Board, Placement, Tile, parse_square, square_name
 from companion.errors import CompanionError, IllegalPlay, RuleViolation
 from companion.layout import BoardLayout, get_layout
 from companion.play import Play, score_play, validate_play
+from companion.players import read_players, seat_of
 from companion.tiles import BLANK, TileSet, get_tileset
 
 Event = dict[str, Any]
@@ -57,13 +58,7 @@ class GameConfig:
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> "GameConfig":
-        players = event.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise RuleViolation("game_started needs 'players': a list of player names")
-        if not 2 <= len(players) <= 4:
-            raise RuleViolation(f"Scrabble is for 2 to 4 players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise RuleViolation("two players have the same name: give each player their own name")
+        players = read_players(event, "Scrabble", 2, 4)
         rack_size = event.get("rack_size", 7)
         if not isinstance(rack_size, int) or isinstance(rack_size, bool) or rack_size < 1:
             raise RuleViolation(f"rack_size must be a whole number of tiles, 1 or more, not {rack_size!r}")
@@ -71,7 +66,7 @@ class GameConfig:
         if rule not in CHALLENGE_RULES:
             raise RuleViolation(f"unknown challenge rule {rule!r}: choose one of {', '.join(CHALLENGE_RULES)}")
         cfg = cls(
-            players=tuple(players),
+            players=players,
             tileset=str(event.get("tileset", "en")),
             layout=str(event.get("layout", "standard15")),
             lexicon=str(event.get("lexicon", "default")),
@@ -148,10 +143,7 @@ class GameState:
         return self.config.players
 
     def player_index(self, name: Any) -> int:
-        try:
-            return self.config.players.index(name)
-        except ValueError:
-            raise RuleViolation(f"{name!r} is not a player in this game ({', '.join(self.config.players)})") from None
+        return seat_of(self.config.players, name)
 
     def unseen(self, viewer: int | None = None) -> Counter:
         """Tiles not on the board (and not on ``viewer``'s rack when it is known): the bag plus the

@@ -39,6 +39,7 @@ from typing import Any, Mapping, Sequence
 
 from companion.board import Board, Tile
 from companion.errors import CompanionError, RuleViolation
+from companion.players import read_players, seat_of
 from companion.ledger import Entry, Ledger
 from companion.tiles import BLANK, TileSet, get_tileset
 
@@ -93,13 +94,7 @@ class SpeedConfig:
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> "SpeedConfig":
-        players = event.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise RuleViolation("game_started needs 'players': a list of player names")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise RuleViolation(f"Speed Scrabble is for {MIN_PLAYERS} to {MAX_PLAYERS} players here, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise RuleViolation("two players have the same name: give each player their own name")
+        players = list(read_players(event, "Speed Scrabble", MIN_PLAYERS, MAX_PLAYERS))
         sets = event.get("sets", (len(players) + 1) // 2)
         if not isinstance(sets, int) or isinstance(sets, bool) or sets < 1:
             raise RuleViolation(f"'sets' is how many tile sets make the pool: a whole number, 1 or more (not {sets!r})")
@@ -170,10 +165,7 @@ class SpeedState:
         return self.config.players
 
     def player_index(self, name: Any) -> int:
-        try:
-            return self.config.players.index(name)
-        except ValueError:
-            raise RuleViolation(f"{name!r} is not a player in this game ({', '.join(self.config.players)})") from None
+        return seat_of(self.config.players, name)
 
     def total(self, who: int) -> int:
         return self.ledger.total(self.players[who], "points")

@@ -44,6 +44,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.errors import CompanionError, RuleViolation
+from companion.players import read_players, seat_of
 from companion.ledger import CHIP_VALUES, Entry, Ledger, fewest_chips, pay_chips
 
 HAND = 7
@@ -239,13 +240,7 @@ class WordthiefConfig:
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> "WordthiefConfig":
-        players = event.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise RuleViolation("game_started needs 'players': a list of player names")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise RuleViolation(f"Wordthief is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise RuleViolation("two players have the same name: give each player their own name")
+        players = list(read_players(event, "Wordthief", MIN_PLAYERS, MAX_PLAYERS))
         half = event.get("half_deck", False)
         if not isinstance(half, bool):
             raise RuleViolation("'half_deck' is true or false")
@@ -294,10 +289,7 @@ class WordthiefState:
         return self.config.deck.cards[self.trump].suit if self.trump else None
 
     def player_index(self, name: Any) -> int:
-        try:
-            return self.config.players.index(name)
-        except ValueError:
-            raise RuleViolation(f"{name!r} is not a player in this game ({', '.join(self.config.players)})") from None
+        return seat_of(self.config.players, name)
 
     def points(self, who: int) -> int:
         return self.ledger.total(self.players[who], "points")
