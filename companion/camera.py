@@ -1,0 +1,125 @@
+"""From what the camera read to a move: the engine's side of the camera.
+
+The vision room hands over, for every square, a label and a confidence: ``.`` empty, a letter, ``?``
+a blank tile, ``#`` covered (a hand, an arm, a deep shadow). This module compares that reading with
+the last confirmed board and says what the move is, or what it still needs to know:
+
+* squares of the confirmed board are never re-decided by a later picture (a played tile does not
+  move): a different reading there is reported as a misreading and ignored;
+* a covered square on an empty square means the picture is not ready: wait for the next one;
+* a letter read with low confidence, and a blank tile (whose letter the camera cannot know), are
+  questions for the players, not silent decisions; when the word list allows exactly one letter for
+  a blank, that letter is offered as the answer to confirm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from companion.board import Board, Placement, Tile, square_name
+from companion.errors import CompanionError
+from companion.layout import Square
+from companion.play import validate_play
+from companion.tiles import BLANK, TileSet
+
+EMPTY, COVERED = ".", "#"
+DEFAULT_MIN_CONFIDENCE = 0.80
+
+
+@dataclass(frozen=True)
+class Question:
+    """Something the players must answer before the move is scored."""
+
+    square: Square
+    kind: str  # "blank" (which letter?) or "unsure" (is it this letter?)
+    guess: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class CameraMove:
+    """What one stable picture says happened since the confirmed board."""
+
+    placements: tuple[Placement, ...] = ()
+    questions: tuple[Question, ...] = ()
+    covered: tuple[Square, ...] = ()
+    misread: tuple[str, ...] = ()
+
+    @property
+    def ready(self) -> bool:
+        """True when nothing on the board is covered (the move can be taken from this picture)."""
+        return not self.covered
+
+
+def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
+              tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> CameraMove:
+    """Compare a picture's reading with the confirmed board.
+
+    ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
+    from 0 to 1 (None: all certain).
+    """
+    n = confirmed.size
+    if len(labels) != n or any(len(row) != n for row in labels):
+        raise CompanionError(f"the camera reading is not {n} rows of {n} squares")
+    placements, questions, covered, misread = [], [], [], []
+    for r in range(n):
+        for c in range(n):
+            label = labels[r][c]
+            conf = 1.0 if confidence is None else float(confidence[r][c])
+            held = confirmed[r, c]
+            if held is not None:
+                if label == COVERED:
+                    continue
+                seen = "empty" if label == EMPTY else "a blank" if label == BLANK else label.upper()
+                expected = "a blank" if held.blank else held.letter
+                if seen != expected:
+                    misread.append(f"{square_name((r, c))} reads {seen} but holds {expected}: keeping {expected}")
+                continue
+            if label == EMPTY:
+                continue
+            if label == COVERED:
+                covered.append((r, c))
+                continue
+            if label == BLANK:
+                placements.append(Placement((r, c), Tile(BLANK, True)))
+                questions.append(Question((r, c), "blank", None, f"which letter does the blank on {square_name((r, c))} stand for?"))
+                continue
+            letter = tiles.normalize(label)
+            placements.append(Placement((r, c), Tile(letter)))
+            if conf < min_confidence:
+                questions.append(Question((r, c), "unsure", letter,
+                                          f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
+    return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread))
+
+
+def blank_letters(board: Board, placements: Sequence[Placement], tiles: TileSet, lexicon) -> dict[Square, list[str]]:
+    """For each undeclared blank among ``placements``, the letters that make every word of the play
+    acceptable (tried one blank at a time with the others' letters unknown; with two blanks the
+    pairs are tried together)."""
+    blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
+    if not blanks or lexicon is None:
+        return {}
+    fixed = [p for p in placements if p.square not in blanks]
+    out: dict[Square, list[str]] = {s: [] for s in blanks}
+    letters = list(tiles.alphabet)
+
+    def fits(choice: dict[Square, str]) -> bool:
+        trial = fixed + [Placement(s, Tile(choice[s], True)) for s in blanks]
+        try:
+            play = validate_play(board, trial)
+        except CompanionError:
+            return False
+        return all(w.text in lexicon for w in play.words)
+
+    if len(blanks) == 1:
+        (s,) = blanks
+        out[s] = [ch for ch in letters if fits({s: ch})]
+    elif len(blanks) == 2:
+        a, b = blanks
+        for x in letters:
+            for y in letters:
+                if fits({a: x, b: y}):
+                    out[a].append(x) if x not in out[a] else None
+                    out[b].append(y) if y not in out[b] else None
+    return out

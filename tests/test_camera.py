@@ -1,0 +1,66 @@
+"""The engine's side of the camera: a reading becomes a move, or questions for the players."""
+
+from __future__ import annotations
+
+from companion.board import Board, Tile
+from companion.camera import blank_letters, read_move
+from companion.lexicon import Lexicon
+from companion.tiles import get_tileset
+
+EN = get_tileset("en")
+EMPTY_ROWS = ["." * 15] * 15
+
+
+def rows(**squares: str) -> list[str]:
+    grid = [list(r) for r in EMPTY_ROWS]
+    for name, ch in squares.items():
+        col, row = ord(name[0]) - 65, int(name[1:]) - 1
+        grid[row][col] = ch
+    return ["".join(r) for r in grid]
+
+
+def test_new_tiles_on_empty_squares_are_the_move():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T"), None, EN)
+    assert [(p.square, p.tile) for p in move.placements] == [((7, 7), Tile("C")), ((7, 8), Tile("A")), ((7, 9), Tile("T"))]
+    assert move.ready and not move.questions
+
+
+def test_a_covered_empty_square_means_wait_for_the_next_picture():
+    move = read_move(Board(), rows(H8="C", I8="#"), None, EN)
+    assert not move.ready and move.covered == ((7, 8),)
+
+
+def test_a_covered_played_square_does_not_matter():
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="#", I8="A", J8="T", K8="S"), None, EN)
+    assert move.ready and len(move.placements) == 1
+
+
+def test_a_low_confidence_letter_is_a_question_not_a_decision():
+    conf = [[1.0] * 15 for _ in range(15)]
+    conf[7][8] = 0.4
+    move = read_move(Board(), rows(H8="C", I8="A"), conf, EN)
+    (q,) = move.questions
+    assert q.kind == "unsure" and q.guess == "A" and "I8" in q.text and "40%" in q.text
+
+
+def test_a_blank_tile_asks_which_letter():
+    move = read_move(Board(), rows(H8="C", I8="?"), None, EN)
+    (q,) = move.questions
+    assert q.kind == "blank" and "I8" in q.text
+    assert move.placements[1].tile == Tile("?", True)
+
+
+def test_a_played_tile_read_differently_is_kept_and_reported():
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="O", I8="A", J8="T"), None, EN)
+    assert move.placements == ()
+    assert move.misread == ("H8 reads O but holds C: keeping C",)
+
+
+def test_the_word_list_names_the_only_letter_a_blank_can_be():
+    lexicon = Lexicon.from_words(["CAT", "COT"], "t")
+    move = read_move(Board(), rows(H8="C", I8="?", J8="T"), None, EN)
+    assert blank_letters(Board(), move.placements, EN, lexicon) == {(7, 8): ["A", "O"]}
+    lexicon = Lexicon.from_words(["CAT"], "t")
+    assert blank_letters(Board(), move.placements, EN, lexicon) == {(7, 8): ["A"]}
