@@ -251,6 +251,12 @@ def _run_script(referee, numbered) -> int:
     return 0 if not rejected else 1
 
 
+def cmd_vision_locate(args) -> int:
+    from vision.locate_cli import locate_main
+
+    return locate_main(args.images, sys.stdout, profile=args.board_profile, method=args.method)
+
+
 def _prompt(text: str) -> None:
     if sys.stdin.isatty():
         sys.stdout.write(text)
@@ -318,6 +324,15 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("file", metavar="FILE")
     db_option(im)
     im.set_defaults(func=cmd_gcg_import)
+
+    vi = sub.add_parser("vision", help="read pictures of a board: locate, read, classify", description="What the camera sees: where the board is, what each square shows.")
+    vis = vi.add_subparsers(dest="vision_command", metavar="ACTION")
+    vis.required = True
+    lo = vis.add_parser("locate", help="print the playing grid's corners in each picture", description="Print the outer corners of the 15x15 playing grid in each picture: path<TAB>[[x,y],[x,y],[x,y],[x,y]] (top-left, top-right, bottom-right, bottom-left), or path<TAB>ERROR reason.")
+    lo.add_argument("images", nargs="+", metavar="IMAGE", help="pictures, or folders of pictures")
+    lo.add_argument("--board-profile", help="a board profile (JSON) with the four corners set by hand once")
+    lo.add_argument("--method", choices=["any", "auto", "markers", "profile"], default="any", help="how to find the grid (default: the profile if given, else automatic, then corner markers)")
+    lo.set_defaults(func=cmd_vision_locate)
 
     rf = sub.add_parser("referee", help="run a scripted game from a JSON-lines event file", description="Referee a game given as a JSON-lines file of events; print each outcome and the final standings. Events that break a rule are rejected with the rule named.")
     rf.add_argument("script", metavar="SCRIPT.jsonl")

@@ -1,0 +1,155 @@
+"""Frame sources: still picture, folder of photos, video, camera, Pi camera, arrays, synthetic."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import VisionError
+from vision.frames import (ArraySource, CameraSource, Frame, FolderSource, ImageSource, SyntheticSource,
+                           VideoSource, load_image, open_source, render_board)
+
+
+def _pic(value: int, size=(48, 64)) -> np.ndarray:
+    img = np.full((*size, 3), value, np.uint8)
+    cv2.putText(img, str(value), (5, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    return img
+
+
+def test_single_picture(tmp_path):
+    p = tmp_path / "move.png"
+    cv2.imwrite(str(p), _pic(10))
+    with open_source(str(p)) as src:
+        assert isinstance(src, ImageSource) and src.count == 1 and len(src) == 1
+        frames = list(src)
+    assert len(frames) == 1
+    f = frames[0]
+    assert isinstance(f, Frame) and f.name == "move.png" and f.index == 0 and f.timestamp > 0
+    assert f.image.shape == (48, 64, 3) and f.image.dtype == np.uint8
+
+
+def test_folder_in_name_order_one_per_move(tmp_path):
+    for n in (10, 2, 1):
+        cv2.imwrite(str(tmp_path / f"move{n}.jpg"), _pic(n * 20))
+    (tmp_path / "notes.txt").write_text("not a picture")
+    (tmp_path / ".hidden.png").write_bytes(b"")
+    src = open_source(tmp_path)
+    assert isinstance(src, FolderSource) and src.count == 3
+    frames = list(src)
+    assert [f.name for f in frames] == ["move1.jpg", "move2.jpg", "move10.jpg"]
+    assert [f.index for f in frames] == [0, 1, 2]
+    assert abs(int(frames[1].image[0, 0, 0]) - 40) <= 3
+
+
+def test_folder_problems(tmp_path):
+    with pytest.raises(VisionError, match="no such folder|no such file"):
+        open_source(tmp_path / "nope")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(VisionError, match="no pictures"):
+        open_source(empty)
+    cv2.imwrite(str(tmp_path / "a1.png"), _pic(50))
+    (tmp_path / "a2.png").write_bytes(b"\x89PNG broken")
+    cv2.imwrite(str(tmp_path / "a3.png"), _pic(90))
+    src = FolderSource(tmp_path)
+    assert src.read().name == "a1.png"
+    with pytest.raises(VisionError, match="a2.png"):
+        src.read()
+    names = [f.name for f in FolderSource(tmp_path, skip_unreadable=True)]
+    assert names == ["a1.png", "a3.png"]
+
+
+def test_unreadable_picture_named(tmp_path):
+    bad = tmp_path / "photo.jpg"
+    bad.write_text("hello")
+    with pytest.raises(VisionError, match=r"photo\.jpg: .*not a picture|photo\.jpg: neither"):
+        open_source(bad)
+    with pytest.raises(VisionError, match="no such file"):
+        load_image(tmp_path / "gone.jpg")
+    with pytest.raises(VisionError, match="folder"):
+        load_image(tmp_path)
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(VisionError, match="empty|not a picture"):
+        load_image(empty)
+
+
+def _write_video(path, n=6, size=(96, 64)):
+    fourcc = cv2.VideoWriter_fourcc(*"MJPG")
+    vw = cv2.VideoWriter(str(path), fourcc, 10.0, size)
+    if not vw.isOpened():
+        pytest.skip("this OpenCV cannot write MJPG video")
+    for i in range(n):
+        vw.write(np.full((size[1], size[0], 3), 20 + 30 * i, np.uint8))
+    vw.release()
+
+
+def test_video_frames(tmp_path):
+    p = tmp_path / "game.avi"
+    _write_video(p, n=6)
+    src = open_source(str(p))
+    assert isinstance(src, VideoSource)
+    frames = list(src)
+    src.close()
+    assert len(frames) == 6 and frames[0].name == "game.avi#0" and frames[-1].index == 5
+    levels = [int(f.image.mean()) for f in frames]
+    assert levels == sorted(levels)
+    every2 = list(VideoSource(p, every=2))
+    assert len(every2) == 3
+    assert len(list(VideoSource(p, max_frames=2))) == 2
+    assert frames[1].timestamp >= frames[0].timestamp
+
+
+def test_broken_video(tmp_path):
+    p = tmp_path / "broken.mp4"
+    p.write_bytes(b"\x00" * 100)
+    with pytest.raises(VisionError, match="broken.mp4"):
+        open_source(p)
+
+
+def test_camera_that_does_not_exist():
+    with pytest.raises(VisionError, match="camera 97"):
+        open_source("camera:97")
+    with pytest.raises(VisionError, match="camera 98"):
+        CameraSource(98)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="picamera2 installed here")
+def test_picamera_without_picamera2():
+    with pytest.raises(VisionError, match="picamera2"):
+        open_source("picamera")
+
+
+def test_arrays_and_synthetic():
+    imgs = [_pic(30), _pic(60)]
+    frames = list(open_source(imgs))
+    assert [f.name for f in frames] == ["picture 0", "picture 1"]
+    assert len(list(ArraySource(_pic(5)))) == 1
+    gray = list(ArraySource([np.zeros((10, 10), np.uint8)]))[0]
+    assert gray.image.shape == (10, 10, 3)
+    syn = open_source("synthetic:mattel", count=2, size=(320, 240))
+    assert isinstance(syn, SyntheticSource)
+    frames = list(syn)
+    assert len(frames) == 2 and frames[0].image.shape == (240, 320, 3) and len(syn.truths) == 2
+    with pytest.raises(VisionError, match="unknown board style"):
+        open_source("synthetic:plaid")
+    with pytest.raises(VisionError):
+        ArraySource([])
+
+
+def test_nonsense_specs():
+    for spec in ("", None, 3.5, True):
+        with pytest.raises(VisionError):
+            open_source(spec)
+
+
+def test_render_board_truth_is_the_grid():
+    rng = np.random.default_rng(1)
+    img, corners = render_board("classic", rng=rng, tilt_deg=0, rotation_deg=0, tiles=0.0, offset=(0, 0))
+    assert img.shape == (720, 1280, 3)
+    # straight above, unrotated: an axis-aligned square centred in the picture
+    assert corners[0, 1] == pytest.approx(corners[1, 1], abs=0.5)
+    assert corners[:, 0].mean() == pytest.approx(640, abs=2)

@@ -1,0 +1,358 @@
+"""Board localisation, tracking, profiles, markers and the locate CLI.
+
+Synthetic boards are rendered by vision.frames.render_board (every common colour scheme, random
+perspective up to 45 degrees, any rotation, tiles covering squares); a few real frames of
+../shared/corners/quanyuan are checked when that folder is present.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from vision.errors import VisionError
+from vision.frames import BOARD_STYLES, render_board
+from vision.geometry import GRID, apply_h, cell_size, corner_error, order_corners, rectify, rotate_corners
+from vision.locate import (BoardLocation, BoardProfile, find_markers, load_profile, locate_auto,
+                           locate_board, locate_from_profile, locate_markers, save_profile)
+from vision.locate_cli import format_corners, locate_main
+from vision.track import BoardTracker
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+QUANYUAN = SHARED / "corners" / "quanyuan"
+
+cv2.setNumThreads(1)
+
+
+def _board(style="classic", seed=0, **kw):
+    rng = np.random.default_rng(seed)
+    kw.setdefault("fill", 0.75)
+    kw.setdefault("offset", (0.0, 0.0))
+    return render_board(style, rng=rng, **kw)
+
+
+# --------------------------------------------------------------------------------------------
+# geometry
+# --------------------------------------------------------------------------------------------
+
+def test_rotate_corners_turns_the_rectified_picture():
+    img, corners = _board(seed=3, tilt_deg=20, rotation_deg=30)
+    def squares(c):  # mean colour of each of the 225 squares
+        return cv2.resize(rectify(img, c, cell_px=12), (GRID, GRID), interpolation=cv2.INTER_AREA).astype(int)
+
+    base = squares(corners)
+    for k in range(4):
+        turned = squares(rotate_corners(corners, k))
+        right = np.abs(turned - np.rot90(base, k)).mean()
+        assert right < 2.5, k
+        if k % 2:
+            assert np.abs(turned - np.rot90(base, -k)).mean() > 4 * right  # not the other way round
+    assert np.allclose(rotate_corners(corners, 4), corners)
+    assert np.allclose(rotate_corners(corners, -1), rotate_corners(corners, 3))
+
+
+def test_order_corners_is_clockwise_from_top_left():
+    pts = np.array([[100, 300], [90, 20], [400, 10], [420, 310]], float)
+    assert order_corners(pts).tolist() == [[90, 20], [400, 10], [420, 310], [100, 300]]
+
+
+def test_rectify_size_and_square_positions():
+    img, corners = _board(seed=1, tilt_deg=0, rotation_deg=0, tiles=0.0)
+    out = rectify(img, corners, cell_px=40)
+    assert out.shape == (600, 600, 3)
+    assert rectify(img, corners, cell_px=10, margin_cells=1).shape == (170, 170, 3)
+
+
+def test_corner_error_ignores_rotation_of_the_order():
+    c = np.array([[0, 0], [150, 0], [150, 150], [0, 150]], float)
+    assert corner_error(np.roll(c, 1, axis=0), c) == 0
+    assert corner_error(c + [5, 0], c) == pytest.approx(0.5)   # 5 px with 10 px squares
+    assert corner_error(np.roll(c, 1, axis=0), c, up_to_rotation=False) > 10
+
+
+# --------------------------------------------------------------------------------------------
+# automatic localisation on synthetic boards
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", sorted(BOARD_STYLES))
+def test_auto_finds_every_board_style(style):
+    for seed in (11, 12):
+        img, truth = _board(style, seed, tilt_deg=None, rotation_deg=None, tiles=None)
+        loc = locate_auto(img)
+        assert isinstance(loc, BoardLocation) and loc.method == "auto"
+        assert corner_error(loc.corners, truth) < 0.5, (style, seed, loc.details)
+        assert 0.35 <= loc.confidence <= 1.0
+        assert loc.image_size == (img.shape[1], img.shape[0])
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(tilt=st.floats(0, 45), rot=st.floats(0, 360), tiles=st.floats(0, 0.3), seed=st.integers(0, 10_000))
+def test_auto_within_half_a_square_any_view(tilt, rot, tiles, seed):
+    img, truth = _board("classic", seed, tilt_deg=tilt, rotation_deg=rot, tiles=tiles, fill=0.8, blur=0.6)
+    loc = locate_auto(img)
+    assert corner_error(loc.corners, truth) < 0.5
+    # corners are in screen order: TL is the one nearest the picture's top-left
+    assert np.allclose(loc.corners, order_corners(loc.corners))
+
+
+def test_auto_on_a_full_hd_frame_and_rectify():
+    img, truth = _board("deluxe", 5, size=(1920, 1080), tilt_deg=30, tiles=0.3)
+    loc = locate_auto(img)
+    assert corner_error(loc.corners, truth) < 0.25
+    assert loc.rectify(img, cell_px=20).shape == (300, 300, 3)
+    assert len(loc.as_list()) == 4 and loc.to_dict()["method"] == "auto"
+
+
+# --------------------------------------------------------------------------------------------
+# bad pictures: clear reasons
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_board_on_an_empty_table(seed):
+    from vision.frames import _table
+
+    table = _table((720, 1280), np.random.default_rng(seed))
+    with pytest.raises(VisionError, match="no Scrabble board|blurred"):
+        locate_auto(table, "table.jpg")
+
+
+def test_coloured_tiles_on_a_floor_are_not_a_board():
+    rng = np.random.default_rng(5)
+    sq = 40
+    cells = rng.choice(np.array([[200, 200, 200], [60, 60, 200], [200, 120, 40], [230, 200, 150]], np.uint8),
+                       size=(15, 15), p=[0.7, 0.1, 0.1, 0.1])
+    floor = cv2.resize(cells, (15 * sq, 15 * sq), interpolation=cv2.INTER_NEAREST)
+    floor[::sq] = 90
+    floor[:, ::sq] = 90
+    img = np.full((720, 1280, 3), 120, np.uint8)
+    img[60:660, 340:940] = floor
+    with pytest.raises(VisionError, match="no Scrabble board"):
+        locate_auto(img)
+
+
+def test_a_chessboard_is_not_a_scrabble_board():
+    sq = 40
+    board = ((np.indices((15 * sq, 15 * sq)) // sq).sum(0) % 2 * 200 + 30).astype(np.uint8)
+    img = np.full((720, 1280, 3), 120, np.uint8)
+    img[60:660, 340:940] = board[:, :, None]
+    with pytest.raises(VisionError, match="no Scrabble board") as err:
+        locate_auto(img)
+    assert err.value.reason == "no-board"
+
+
+def test_dark_picture_is_reported_as_too_dark():
+    img, _ = _board(seed=2)
+    with pytest.raises(VisionError, match="too dark") as err:
+        locate_auto((img * 0.1).astype(np.uint8), "night.jpg")
+    assert err.value.reason == "dark" and str(err.value).startswith("night.jpg: ")
+
+
+def test_board_half_out_of_the_picture():
+    img, truth = _board("classic", 4, tilt_deg=10, rotation_deg=5, tiles=0.0, offset=(0.7, 0.0), fill=0.7)
+    assert truth[:, 0].max() > img.shape[1]  # the grid really runs off the right edge
+    with pytest.raises(VisionError, match="outside the picture|no Scrabble board") as err:
+        locate_auto(img, "half.jpg")
+    assert err.value.reason in ("outside", "no-board")
+
+
+def test_badly_blurred_picture():
+    img, _ = _board(seed=6, blur=12)
+    with pytest.raises(VisionError, match="blurred|no Scrabble board"):
+        locate_auto(img)
+
+
+def test_not_an_image():
+    with pytest.raises(VisionError):
+        locate_auto(np.zeros((0, 0, 3), np.uint8))
+    with pytest.raises(VisionError):
+        locate_auto("picture.jpg")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------------
+# profiles (four corners set by hand once)
+# --------------------------------------------------------------------------------------------
+
+def test_profile_round_trip(tmp_path):
+    img, truth = _board(seed=7)
+    path = tmp_path / "profiles" / "kitchen.json"
+    save_profile(path, truth, (img.shape[1], img.shape[0]), name="kitchen", note="tablet on the shelf")
+    data = json.loads(path.read_text())
+    assert data["image_size"] == [1280, 720] and len(data["corners"]) == 4
+    prof = load_profile(path)
+    assert isinstance(prof, BoardProfile) and prof.name == "kitchen"
+    loc = locate_from_profile(path, img)
+    assert loc.method == "profile" and np.allclose(loc.corners, truth, atol=0.01)
+    # same camera at half resolution: corners scale
+    half = cv2.resize(img, (640, 360))
+    assert np.allclose(locate_board(half, profile=prof).corners, truth / 2, atol=0.01)
+    # snapping a profile onto the squares seen keeps it within a fraction of a square
+    assert corner_error(locate_from_profile(prof, img, refine=True).corners, truth) < 0.2
+
+
+def test_profile_errors(tmp_path):
+    img, truth = _board(seed=7)
+    with pytest.raises(VisionError, match="not found"):
+        load_profile(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(VisionError, match="unreadable"):
+        load_profile(bad)
+    bad.write_text(json.dumps({"corners": [[0, 0], [1, 1]], "image_size": [10, 10]}))
+    with pytest.raises(VisionError, match="corners"):
+        load_profile(bad)
+    prof = save_profile(tmp_path / "p.json", truth, (1280, 720))
+    with pytest.raises(VisionError, match="another shape"):
+        locate_from_profile(prof, np.zeros((480, 480, 3), np.uint8))
+    with pytest.raises(VisionError, match="quadrilateral"):
+        save_profile(tmp_path / "x.json", [[0, 0], [10, 10], [10, 0], [0, 10]], (100, 100))
+
+
+# --------------------------------------------------------------------------------------------
+# printed corner markers
+# --------------------------------------------------------------------------------------------
+
+def test_marker_sheet_has_four_markers_and_a_pdf(tmp_path):
+    from calibration.make_marker_sheet import main, make_sheet
+
+    sheet = make_sheet(marker_mm=30, dpi=150)
+    assert sorted(find_markers(sheet)) == [0, 1, 2, 3]
+    with pytest.raises(VisionError, match="too close together"):   # the sheet itself is no board
+        locate_markers(cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR))
+    assert main(["--out-dir", str(tmp_path), "--dpi", "100"]) == 0
+    assert (tmp_path / "marker-sheet-a4.png").exists()
+    assert (tmp_path / "marker-sheet-a4.pdf").read_bytes().startswith(b"%PDF-1.4")
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_markers_in_a_scene_give_the_grid_corners(seed):
+    img, truth = _board("mattel", seed, markers=True, border_cells=2.2, fill=0.62, size=(1920, 1080),
+                        tilt_deg=25)
+    assert sorted(find_markers(img)) == [0, 1, 2, 3]
+    loc = locate_markers(img, refine=False)
+    assert loc.method == "markers" and corner_error(loc.corners, truth) < 0.25
+    assert corner_error(locate_markers(img).corners, truth) < 0.15      # snapped onto the squares
+    assert locate_board(img, method="markers").method == "markers"
+
+
+def test_any_method_falls_back_to_markers(monkeypatch):
+    import vision.locate as vl
+
+    img, truth = _board("deluxe", 2, markers=True, border_cells=2.2, fill=0.62, tilt_deg=15)
+    assert locate_board(img).method == "auto"          # the automatic locator needs no cards
+
+    def no_luck(*a, **kw):
+        raise VisionError("picture: no Scrabble board found")
+
+    monkeypatch.setattr(vl, "locate_auto", no_luck)
+    loc = locate_board(img)
+    assert loc.method == "markers" and corner_error(loc.corners, truth) < 0.25
+
+
+def test_missing_marker_is_named():
+    img, _ = _board("classic", 1, markers=True, border_cells=2.2, fill=0.62, tilt_deg=10)
+    corners = find_markers(img)[2].astype(np.int32)
+    cv2.fillConvexPoly(img, corners, (200, 200, 200))  # a hand over card 2
+    with pytest.raises(VisionError, match=r"3 of 4 corner markers.*\[2\]"):
+        locate_markers(img)
+
+
+# --------------------------------------------------------------------------------------------
+# tracking
+# --------------------------------------------------------------------------------------------
+
+def _shift(img, dx, dy, angle=0.0):
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (dx, dy)
+    return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE), np.vstack([m, [0, 0, 1]])
+
+
+def test_tracker_keeps_the_board_after_a_nudge():
+    img, truth = _board("hasbro", 8, tilt_deg=20, tiles=0.2)
+    tr = BoardTracker()
+    first = tr.update(img, "move 1")
+    assert first.method == "auto" and corner_error(first.corners, truth) < 0.5
+    same = tr.update(img.copy(), "move 2")
+    assert same.method == "still" and np.allclose(same.corners, first.corners)
+    nudged, m = _shift(img, 14, -9, angle=1.5)
+    loc = tr.update(nudged, "move 3")
+    assert loc.method == "tracked"
+    expect = apply_h(m, first.corners)
+    assert np.linalg.norm(loc.corners - expect, axis=1).max() < 0.25 * cell_size(expect)
+    # the corner order follows the board, not the picture
+    assert np.linalg.norm(loc.corners - expect, axis=1).max() < np.linalg.norm(loc.corners - np.roll(expect, 1, 0), axis=1).max()
+    assert tr.stats.relocated == 1 and tr.stats.tracked == 1 and tr.stats.still == 1
+
+
+def test_tracker_relocates_after_a_big_change_and_reports_loss():
+    img, truth = _board("classic", 9)
+    other, truth2 = _board("classic", 10, rotation_deg=80)
+    tr = BoardTracker()
+    tr.update(img)
+    loc = tr.update(other)
+    assert corner_error(loc.corners, truth2) < 0.5
+    assert tr.stats.relocated == 2
+    with pytest.raises(VisionError):
+        tr.update(np.full_like(img, 128))
+    assert tr.location is None
+
+
+# --------------------------------------------------------------------------------------------
+# CLI
+# --------------------------------------------------------------------------------------------
+
+def test_locate_main_lines(tmp_path):
+    img, truth = _board("classic", 13)
+    good = tmp_path / "board.png"
+    cv2.imwrite(str(good), img)
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not a picture at all")
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (img * 0.05).astype(np.uint8))
+    out = io.StringIO()
+    rc = locate_main([str(good), str(junk), str(tmp_path / "missing.jpg"), str(dark)], out)
+    lines = out.getvalue().splitlines()
+    assert rc == 1 and len(lines) == 4
+    path, corners = lines[0].split("\t")
+    assert path == str(good)
+    found = np.array(json.loads(corners))
+    assert found.shape == (4, 2) and corner_error(found, truth) < 0.5
+    assert corners == format_corners(found)                 # [[x,y],...] with one decimal
+    assert all("\t" in ln and ln.count("\t") == 1 for ln in lines)
+    assert lines[1].startswith(f"{junk}\tERROR ") and "picture" in lines[1]
+    assert lines[2].endswith("ERROR no such file")
+    assert "too dark" in lines[3]
+    assert locate_main([], io.StringIO()) == 2
+
+
+def test_locate_main_folder(tmp_path):
+    img, _ = _board("mattel", 14)
+    cv2.imwrite(str(tmp_path / "move2.png"), img)
+    cv2.imwrite(str(tmp_path / "move10.png"), img)
+    out = io.StringIO()
+    assert locate_main([str(tmp_path)], out) == 0
+    names = [Path(ln.split("\t")[0]).name for ln in out.getvalue().splitlines()]
+    assert names == ["move2.png", "move10.png"]
+
+
+# --------------------------------------------------------------------------------------------
+# real frames (skipped without ../shared)
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not (QUANYUAN / "test" / "_annotations.coco.json").exists(), reason="../shared not present")
+def test_real_quanyuan_frames():
+    data = json.loads((QUANYUAN / "test" / "_annotations.coco.json").read_text())
+    names = {im["id"]: im["file_name"] for im in data["images"]}
+    anns = sorted(data["annotations"], key=lambda a: names[a["image_id"]])[::3]
+    assert anns
+    for a in anns:
+        img = cv2.imread(str(QUANYUAN / "test" / names[a["image_id"]]))
+        truth = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
+        loc = locate_auto(img, names[a["image_id"]])
+        assert corner_error(loc.corners, truth) < 0.5, names[a["image_id"]]

@@ -1,0 +1,990 @@
+"""Find the 15x15 playing grid in a photo: automatically, from a saved profile, or from markers.
+
+Three ways in, one answer (:class:`BoardLocation`: the grid's four corners in image pixels,
+TL, TR, BR, BL as they appear on screen, a confidence in 0..1 and the method used):
+
+* ``locate_auto(image)`` -- no help from the players.  It works on every common board because it
+  uses two things every standard board has: a lattice of equal squares separated by lines (found
+  as many small uniform patches whose centres form a projective grid) and the premium-square
+  colour pattern (blue letter premiums and red/pink word premiums at the standard positions),
+  which pins down which 15x15 part of the lattice is the playing grid.  Tilt, rotation, tiles
+  covering squares and the board's colour scheme do not matter.  See docs/vision-locate.md.
+* ``locate_from_profile(profile, image)`` -- four corners clicked once and saved in a small JSON
+  "board profile" (:func:`save_profile` / :func:`load_profile`), for a camera that never moves.
+* ``locate_markers(image)`` -- four printed ArUco cards (``calibration/make_marker_sheet.py``)
+  laid outside the grid corners, each with one card corner touching a grid corner.
+
+:func:`locate_board` tries them in that spirit: the profile if given, otherwise automatic, and
+the markers when the automatic locator cannot decide (or when asked for).  Every failure is a
+:class:`~vision.errors.VisionError` with a reason a
+player can act on (too dark, too blurred, no board, board partly outside the picture).
+
+The module knows no game rules: the premium layout is used only as a picture.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.geometry import (GRID, PREMIUM_LAYOUT, apply_h, as_corners, cell_size, corners_from_h,
+                             grid_to_image, is_convex_quad, order_corners, rectify, rotate_corners)
+
+__all__ = ["BoardLocation", "BoardProfile", "locate_board", "locate_auto", "locate_markers",
+           "locate_from_profile", "refine_corners", "save_profile", "load_profile",
+           "check_picture", "rectify", "rotate_corners", "MARKER_LAYOUT_PATH", "load_marker_layout"]
+
+#: Long side of the working image is brought near this by an integer factor (fast INTER_AREA).
+WORK_SIDE = 1100
+#: Confidence under which the automatic locator says "no board".
+MIN_CONFIDENCE = 0.35
+
+MARKER_LAYOUT_PATH = Path(__file__).resolve().parents[1] / "calibration" / "markers" / "layout.json"
+
+
+# --------------------------------------------------------------------------------------------
+# Result type
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class BoardLocation:
+    """Where the playing grid is in one picture.
+
+    ``corners``: (4, 2) float array, image pixels, TL, TR, BR, BL of the 15x15 grid as seen on
+    screen (turn with :meth:`rotated` once the upright side is known).  ``confidence``: 0..1.
+    ``method``: "auto", "markers", "profile" or "tracked".  ``image_size``: (width, height).
+    ``details``: figures for logs and benchmarks (cells found, pattern score, timings...).
+    """
+
+    corners: np.ndarray
+    confidence: float
+    method: str
+    image_size: tuple[int, int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def homography(self) -> np.ndarray:
+        """Grid coordinates (squares, 0..15) -> image pixels."""
+        return grid_to_image(self.corners)
+
+    @property
+    def cell_px(self) -> float:
+        """Mean size of one square in image pixels."""
+        return cell_size(self.corners)
+
+    def rotated(self, k: int) -> "BoardLocation":
+        """The same grid with the corner order turned by k quarter turns (see rotate_corners)."""
+        return BoardLocation(rotate_corners(self.corners, k), self.confidence, self.method,
+                             self.image_size, dict(self.details))
+
+    def rectify(self, image: np.ndarray, cell_px: int = 40, margin_cells: float = 0.0) -> np.ndarray:
+        """The grid warped to a square picture, ``15 * cell_px`` pixels a side."""
+        return rectify(image, self.corners, cell_px, margin_cells)
+
+    def as_list(self, ndigits: int = 1) -> list[list[float]]:
+        """Corners as ``[[x, y], ...]`` rounded to ``ndigits`` (for JSON and the CLI)."""
+        return [[round(float(x), ndigits), round(float(y), ndigits)] for x, y in self.corners]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"corners": self.as_list(2), "confidence": round(float(self.confidence), 3),
+                "method": self.method, "image_size": list(self.image_size)}
+
+
+# --------------------------------------------------------------------------------------------
+# Picture checks
+# --------------------------------------------------------------------------------------------
+
+def _as_bgr(image: Any, name: str = "picture") -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise VisionError(f"{name}: not a picture (empty or unreadable image data)", "unreadable")
+    if image.dtype != np.uint8:
+        if np.issubdtype(image.dtype, np.floating) and image.max(initial=0) <= 1.0:
+            image = (image * 255).clip(0, 255).astype(np.uint8)
+        else:
+            image = image.clip(0, 255).astype(np.uint8)
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    raise VisionError(f"{name}: not a picture (array of shape {image.shape})", "unreadable")
+
+
+def check_picture(image: np.ndarray, name: str = "picture") -> np.ndarray:
+    """Raise VisionError for pictures nobody could read a board from (empty, tiny, too dark)."""
+    img = _as_bgr(image, name)
+    h, w = img.shape[:2]
+    if min(h, w) < 64:
+        raise VisionError(f"{name}: picture too small ({w}x{h} pixels); the board needs at least ~300 pixels",
+                          "bad-input")
+    small = cv2.resize(img, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_NEAREST)
+    b, g, r = cv2.split(small)
+    bright = cv2.max(cv2.max(b, g), r)
+    p95 = float(np.percentile(bright, 95))
+    if p95 < 45:
+        raise VisionError(f"{name}: picture too dark (brightest parts at {p95:.0f}/255); "
+                          "turn on a light or point the camera at the board", "dark")
+    if float(np.percentile(cv2.min(cv2.min(b, g), r), 5)) > 245:
+        raise VisionError(f"{name}: picture is washed out (almost all white); lower the exposure or move the light",
+                          "bright")
+    return img
+
+
+def _sharpness(gray: np.ndarray) -> float:
+    """Variance of the Laplacian on the working-size picture: sharp photos of boards give
+    several hundred, under ~40 means badly blurred (or nothing but smooth surfaces)."""
+    return float(cv2.Laplacian(gray, cv2.CV_32F).var())
+
+
+# --------------------------------------------------------------------------------------------
+# Automatic: lattice of uniform squares + premium colour pattern
+# --------------------------------------------------------------------------------------------
+
+_K3 = np.ones((3, 3), np.uint8)
+
+
+def _downscale(image: np.ndarray, f: int) -> np.ndarray:
+    """Shrink by an integer factor with area averaging: halvings first (OpenCV's fast path),
+    then the odd rest.  The picture is cropped to a multiple of ``f`` (at most f-1 pixels)."""
+    if f <= 1:
+        return image
+    h, w = image.shape[:2]
+    out = image[:(h // f) * f, :(w // f) * f]
+    while f % 2 == 0:
+        hh, ww = out.shape[:2]
+        out = cv2.resize(out, (ww // 2, hh // 2), interpolation=cv2.INTER_AREA)
+        f //= 2
+    if f > 1:
+        hh, ww = out.shape[:2]
+        out = cv2.resize(out, (ww // f, hh // f), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _working(image: np.ndarray, side: int = WORK_SIDE, factor: int | None = None) -> tuple[np.ndarray, int]:
+    """Downscale by an integer factor so the long side is at most about ``side``."""
+    h, w = image.shape[:2]
+    f = factor if factor is not None else max(1, math.ceil(max(h, w) / side))
+    return _downscale(image, f), f
+
+
+def _cell_blobs(small: np.ndarray, t: int = 14, k: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and sizes (sqrt area, in pixels) of small uniform patches: candidate grid squares.
+
+    ``t > 0``: a pixel is "uniform" when its colour is within ``t`` (sum over B, G, R) of the
+    local ``k`` x ``k`` mean (sensitive to faint and blurred lines).  ``t < 0``: when the colour
+    range in its 3x3 neighbourhood is under ``-t`` (max over channels; keeps squares whole next
+    to strong lines).  Grid lines, letters and texture cut the uniform regions into squares.
+    """
+    if t > 0:
+        d = cv2.absdiff(small, cv2.blur(small, (k, k)))
+        dev = d[:, :, 0].astype(np.uint16) + d[:, :, 1] + d[:, :, 2]
+        uniform = dev < t
+    else:
+        b, g, r = cv2.split(cv2.morphologyEx(cv2.GaussianBlur(small, (3, 3), 0), cv2.MORPH_GRADIENT, _K3))
+        uniform = cv2.max(cv2.max(b, g), r) < -t
+    mask = cv2.erode(uniform.astype(np.uint8), _K3)  # erosion cuts thin bridges and specks
+    n, _, st, cen = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    area, bw, bh = st[:, 4], st[:, 2], st[:, 3]
+    ok = ((area >= 12) & (area <= mask.size / 150) & (area >= 0.5 * bw * bh)
+          & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh)))
+    ok[0] = False
+    idx = np.nonzero(ok)[0]
+    if len(idx) > 1500:  # textured scenes: keep the biggest patches (squares are not specks)
+        idx = idx[np.argsort(-area[idx], kind="stable")[:1500]]
+    return cen[idx].astype(np.float64), np.sqrt(area[idx].astype(np.float64)) + 2.0
+
+
+def _neighbour_lists(P: np.ndarray, S: np.ndarray) -> list[np.ndarray]:
+    """For each patch, the patches near enough to be a direct, diagonal or two-step neighbour
+    (0.5 to 4.5 patch sizes away); the lattice test in :func:`_components` decides which."""
+    n = len(P)
+    Pf = P.astype(np.float32)
+    sq = (Pf ** 2).sum(1)
+    D2 = sq[:, None] + sq[None, :] - 2.0 * (Pf @ Pf.T)
+    Sf = S.astype(np.float32)[:, None]
+    near = (D2 > (0.5 * Sf) ** 2) & (D2 < (4.5 * Sf) ** 2)
+    return [np.nonzero(near[i])[0] for i in range(n)]
+
+
+def _components(P: np.ndarray, S: np.ndarray) -> tuple[list[list[int]], np.ndarray]:
+    """Group patches into lattice components by single steps; integer coordinates per patch."""
+    n = len(P)
+    nbr = _neighbour_lists(P, S)
+    comp = -np.ones(n, int)
+    coords = np.zeros((n, 2), int)
+    comps: list[list[int]] = []
+    for seed in np.argsort([-len(x) for x in nbr], kind="stable"):
+        if comp[seed] >= 0 or len(nbr[seed]) < 2:
+            continue
+        vecs = P[nbr[seed]] - P[seed]
+        lens = np.linalg.norm(vecs, axis=1)
+        u = vecs[np.argmin(lens)]
+        lu = float(np.linalg.norm(u))
+        cross = np.abs(vecs[:, 0] * u[1] - vecs[:, 1] * u[0]) / (lens * lu)
+        okv = (cross > 0.8) & (lens < 1.45 * lu) & (lens > 0.7 * lu)
+        if not okv.any() or (lens < 1.3 * lu).sum() < 3 or lu > 3.2 * S[seed]:
+            continue
+        v = vecs[int(np.argmax(np.where(okv, cross, -1)))]
+        cid = len(comps)
+        comp[seed] = cid
+        basis = {int(seed): (u, v)}
+        stack, members = [int(seed)], [int(seed)]
+        while stack:
+            i = stack.pop()
+            u, v = basis[i]
+            det = u[0] * v[1] - v[0] * u[1]
+            if abs(det) < 1e-6:
+                continue
+            js = nbr[i][comp[nbr[i]] < 0]
+            if len(js) == 0:
+                continue
+            ratio = S[js] / S[i]
+            js = js[(ratio > 0.65) & (ratio < 1.55)]
+            if len(js) == 0:
+                continue
+            d = P[js] - P[i]
+            al = (d[:, 0] * v[1] - d[:, 1] * v[0]) / det
+            be = (u[0] * d[:, 1] - u[1] * d[:, 0]) / det
+            ra, rb = np.round(al), np.round(be)
+            steps = np.abs(ra) + np.abs(rb)
+            err = np.maximum(np.abs(al - ra), np.abs(be - rb))
+            # one step along a side (0.2 tolerance), or two steps / one diagonal step over a
+            # covered square (0.15): premium squares and tiles interrupt runs of plain squares
+            good = ((steps == 1) & (err <= 0.2)) | ((steps == 2) & (np.abs(ra) < 2) & (err <= 0.15)) \
+                | ((steps == 2) & (np.abs(rb) < 2) & (err <= 0.15))
+            for j, dj, a_, b_ in zip(js[good], d[good], ra[good], rb[good]):
+                if comp[j] >= 0:
+                    continue
+                comp[j] = cid
+                coords[j] = coords[i] + (int(a_), int(b_))
+                if a_ and b_:
+                    basis[int(j)] = (u, v)
+                else:
+                    basis[int(j)] = (dj / a_, v) if a_ else (u, dj / b_)
+                stack.append(int(j))
+                members.append(int(j))
+        comps.append(members)
+        if len(members) >= 0.5 * n:
+            break  # no other component can be bigger
+    comps.sort(key=len, reverse=True)
+    return comps, coords
+
+
+def _homography_ls(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography src -> dst (normalised DLT); None when degenerate."""
+    def norm(p):
+        m = p.mean(0)
+        s = np.sqrt(2) / max(np.sqrt(((p - m) ** 2).sum(1)).mean(), 1e-9)
+        return np.array([[s, 0, -s * m[0]], [0, s, -s * m[1]], [0, 0, 1.0]])
+    ts, td = norm(src), norm(dst)
+    a = apply_h(ts, src)
+    b = apply_h(td, dst)
+    n = len(a)
+    m = np.zeros((2 * n, 9))
+    m[0::2, 0:2] = a
+    m[0::2, 2] = 1
+    m[0::2, 6:8] = -a * b[:, :1]
+    m[0::2, 8] = -b[:, 0]
+    m[1::2, 3:5] = a
+    m[1::2, 5] = 1
+    m[1::2, 6:8] = -a * b[:, 1:]
+    m[1::2, 8] = -b[:, 1]
+    try:
+        _, sv, vt = np.linalg.svd(m, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return None
+    h = vt[-1].reshape(3, 3)
+    h = np.linalg.solve(td, h @ ts) if abs(np.linalg.det(td)) > 1e-12 else None
+    if h is None or abs(h[2, 2]) < 1e-12 or not np.all(np.isfinite(h)):
+        return None
+    return h / h[2, 2]
+
+
+def _fit_lattice(C: np.ndarray, X: np.ndarray) -> np.ndarray | None:
+    """Homography from lattice square centres to image (affine while the set is too thin)."""
+    span = C.max(0) - C.min(0)
+    if len(C) >= 8 and span.min() >= 3:
+        h = _homography_ls((C + 0.5).astype(np.float64), X.astype(np.float64))
+        if h is not None:
+            return h
+    if len(C) < 3:
+        return None
+    a, _ = cv2.estimateAffine2D((C + 0.5).astype(np.float64), X.astype(np.float64), method=cv2.LMEDS)
+    if a is None:
+        return None
+    return np.vstack([a, [0.0, 0.0, 1.0]])
+
+
+def _local_side(h: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Side (pixels) of lattice square ``r`` (integer coords) under ``h``: sqrt of its area."""
+    c = np.stack([r, r + (1, 0), r + (1, 1), r + (0, 1)], axis=1).reshape(-1, 2)
+    q = apply_h(h, c).reshape(-1, 4, 2)
+    x, y = q[..., 0], q[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1))
+    return np.sqrt(area)
+
+
+def _snap(P: np.ndarray, h: np.ndarray, lo=None, hi=None, tol: float = 0.22, iters: int = 12,
+          S: np.ndarray | None = None):
+    """ICP on the lattice: snap patches to the nearest square centre, refit, repeat.
+
+    ``lo``/``hi`` bound the lattice box that may be extended by 4 squares per round (growth from
+    a local start); with None every patch may join at once (tracking / refinement).  With patch
+    sizes ``S``, a patch joins only if its size suits the square it lands on (texture specks on
+    the table next to the board do not).  Returns (h, inliers, integer coords) or None.
+    """
+    inl = None
+    r = None
+    ref_ratio = None
+    for _ in range(iters):
+        try:
+            hi_ = np.linalg.inv(h)
+        except np.linalg.LinAlgError:
+            return None
+        g = apply_h(hi_, P) - 0.5
+        if not np.all(np.isfinite(g)):
+            return None
+        r = np.round(g)
+        res = np.linalg.norm(g - r, axis=1)
+        new = res < tol
+        if lo is not None:
+            new &= ((r >= lo - 4) & (r <= hi + 4)).all(1)
+        if S is not None and new.sum() >= 6:
+            ratio = S / np.maximum(_local_side(h, r), 1e-6)
+            if ref_ratio is None:
+                ref_ratio = float(np.median(ratio[new]))
+            new &= (ratio > 0.6 * ref_ratio) & (ratio < 1.6 * ref_ratio)
+        if new.sum() < 6:
+            return None
+        h2 = _fit_lattice(r[new], P[new])
+        if h2 is None:
+            break
+        h = h2
+        done = inl is not None and np.array_equal(new, inl)
+        inl = new
+        if lo is not None:
+            lo2, hi2 = r[new].min(0), r[new].max(0)
+            done = done and np.array_equal(lo2, lo) and np.array_equal(hi2, hi)
+            lo, hi = lo2, hi2
+        if done:
+            break
+    return h, inl, r
+
+
+def _undiagonal(P: np.ndarray, S: np.ndarray, res):
+    """Switch to the true lattice when the one found runs along the squares' diagonals.
+
+    Where every direct neighbour of the seed is covered, its diagonal neighbours make a
+    consistent lattice of their own (rotated 45 degrees, 1.41 squares apart); the squares
+    between them then sit at half-integer positions.  Many such patches: re-base and re-snap.
+    """
+    h, inl, r = res
+    try:
+        g = apply_h(np.linalg.inv(h), P) - 0.5
+    except np.linalg.LinAlgError:
+        return res
+    lo, hi = r[inl].min(0), r[inl].max(0)
+    frac = g - np.floor(g)
+    half = (np.abs(frac - 0.5) < 0.2).all(1) & ((g >= lo - 1) & (g <= hi + 1)).all(1)
+    if half.sum() < max(6, 0.25 * inl.sum()):
+        return res
+    a = np.array([[0.5, 0.5], [0.5, -0.5]])
+    q0 = r[np.nonzero(inl)[0][0]] + 0.5
+    t = q0 - a @ np.array([0.5, 0.5])
+    base = np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1.0]])
+    res2 = _snap(P, h @ base, tol=0.22, S=S)
+    if res2 is not None and res2[1].sum() > inl.sum():
+        return res2
+    return res
+
+
+def _lattice(P: np.ndarray, S: np.ndarray, tries: int = 3):
+    """The biggest consistent lattice among the patches: (h lattice->image, inliers, coords)."""
+    if len(P) < 8:
+        return None
+    comps, coords = _components(P, S)
+    best = None
+    for members in comps[:tries]:
+        if len(members) < 5:
+            break
+        idx = np.array(members)
+        h = _fit_lattice(coords[idx].astype(np.float64), P[idx])
+        if h is None:
+            continue
+        res = _snap(P, h, coords[idx].min(0), coords[idx].max(0), S=S)
+        if res is None:
+            continue
+        res = _undiagonal(P, S, res)
+        if best is None or res[1].sum() > best[1].sum():
+            best = res
+        if best[1].sum() >= max(40, 0.4 * len(P)):
+            break
+    return best
+
+
+def _cell_colours(small: np.ndarray, h: np.ndarray, a0: int, b0: int, na: int, nb: int, px: int = 6):
+    """Mean Lab colour of the middle of each lattice square in a window; and which are in view."""
+    t = np.array([[1.0 / px, 0, a0], [0, 1.0 / px, b0], [0, 0, 1]])
+    view = cv2.warpPerspective(small, h @ t, (na * px, nb * px),
+                               flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    v = view.reshape(nb, px, na, px, 3)
+    mid = v[:, 1:px - 1, :, 1:px - 1].astype(np.float32).mean(axis=(1, 3)) / 255.0
+    valid = v.min(axis=(1, 3)).max(axis=2) > 0  # every pixel of the square came from the picture
+    lab = cv2.cvtColor(mid.astype(np.float32), cv2.COLOR_BGR2Lab)
+    return lab, valid
+
+
+def _densest(cells: np.ndarray, size: int) -> np.ndarray:
+    """The lattice squares inside the ``size`` x ``size`` window holding most of them (a lattice
+    that also snapped texture or decorations far from the board is cut back to the board)."""
+    lo, hi = cells.min(0).astype(int), cells.max(0).astype(int)
+    if (hi - lo).max() < size:
+        return cells
+    occ = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.float32)
+    occ[(cells[:, 1] - lo[1]).astype(int), (cells[:, 0] - lo[0]).astype(int)] = 1
+    kh, kw = min(size, occ.shape[0]), min(size, occ.shape[1])
+    counts = cv2.boxFilter(occ, -1, (kw, kh), anchor=(0, 0), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    counts = counts[:occ.shape[0] - kh + 1, :occ.shape[1] - kw + 1]
+    oy, ox = np.unravel_index(int(np.argmax(counts)), counts.shape)
+    a0, b0 = lo[0] + ox, lo[1] + oy
+    keep = (cells[:, 0] >= a0) & (cells[:, 0] < a0 + kw) & (cells[:, 1] >= b0) & (cells[:, 1] < b0 + kh)
+    return cells[keep]
+
+
+def _premium_fit(small: np.ndarray, h: np.ndarray, cells: np.ndarray):
+    """Which 15x15 window of the lattice carries the premium pattern.
+
+    Returns a list of (score, ox, oy) best first, plus the per-square colours (for debugging).
+    """
+    cells = _densest(cells, 21)
+    amin, bmin = cells.min(0).astype(int)
+    amax, bmax = cells.max(0).astype(int)
+    a0 = min(amin, amax - (GRID - 1)) - 1
+    b0 = min(bmin, bmax - (GRID - 1)) - 1
+    na = max(amax, amin + GRID - 1) + 2 - a0
+    nb = max(bmax, bmin + GRID - 1) + 2 - b0
+    if na * nb > 60 * 60:
+        return [], None
+    lab, valid = _cell_colours(small, h, a0, b0, na, nb)
+    ia = (cells[:, 0] - a0).astype(int)
+    ib = (cells[:, 1] - b0).astype(int)
+    occupied = np.zeros((nb, na), np.float32)
+    occupied[ib, ia] = 1
+    outside = occupied.sum() - cv2.matchTemplate(occupied, np.ones((GRID, GRID), np.float32), cv2.TM_CCORR)
+    lab = np.where(valid[..., None], lab, np.nan)
+    # all 15x15 windows: (ny, nx, 225, 3)
+    win = np.lib.stride_tricks.sliding_window_view(lab, (GRID, GRID), axis=(0, 1))
+    ny, nx = win.shape[:2]
+    X = win.transpose(0, 1, 3, 4, 2).reshape(ny * nx, GRID * GRID, 3)
+    score = _pattern_score(X) - 0.02 * outside.reshape(-1)
+    order = np.argsort(-score)
+    out = []
+    for flat in order[:6]:
+        oy, ox = divmod(int(flat), nx)
+        out.append((float(score[flat]), int(ox + a0), int(oy + b0)))
+    return out, lab
+
+
+# class of each square of the layout: 0 plain, 1 T, 2 D, 3 t, 4 d
+_CLASS = np.array([" TDtd".index(ch) if ch != "." else 0 for row in PREMIUM_LAYOUT for ch in row])
+_FAMILY = np.array([0, 1, 1, 2, 2])          # plain, red, red, blue, blue
+_WEIGHT = np.array([0.0, 0.7, 0.7, 1.0, 1.0])  # blue prints are the surer cue (red ~ some tiles)
+
+
+def _nan_median(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel (lower) median over axis 1 ignoring NaN, and the number of finite rows.
+
+    ``a``: (K, N, C).  Much faster than np.nanmedian for these small arrays."""
+    srt = np.sort(a, axis=1)                       # NaN sort last
+    n = np.isfinite(a[..., 0]).sum(1)              # (K,)
+    idx = np.clip((n - 1) // 2, 0, a.shape[1] - 1)
+    med = np.take_along_axis(srt, idx[:, None, None].repeat(a.shape[2], 2), axis=1)[:, 0]
+    med[n == 0] = np.nan
+    return med, n
+
+
+def _pattern_score(X: np.ndarray) -> np.ndarray:
+    """Score per candidate window: do the squares at each premium position share a colour
+    that differs from the plain squares', and do other squares keep away from it?
+
+    ``X``: (K, 225, 3) Lab colour per square (NaN where out of view).  The class colours are
+    learnt from the window itself (median over the positions of each class; a sixth class,
+    "other", is the median of the odd-looking squares on plain positions: mostly tiles), so
+    the board's colour scheme, the tiles, the light and the white balance do not matter.
+    """
+    import warnings
+
+    k = X.shape[0]
+    centres = np.full((k, 6, 3), np.nan, np.float32)
+    counts = np.zeros((k, 6))
+    plain = _CLASS == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NaN comparisons
+        for c in range(5):
+            sel = X[:, _CLASS == c, :]
+            centres[:, c], counts[:, c] = _nan_median(sel)
+        xp = X[:, plain, :]
+        far = np.linalg.norm(xp - centres[:, None, 0, :], axis=2) > 15
+        odd = np.where(far[..., None], xp, np.nan)
+        centres[:, 5], counts[:, 5] = _nan_median(odd)
+    sep = np.linalg.norm(centres - centres[:, :1], axis=2)            # (K, 6) distance to plain
+    sep_other = np.linalg.norm(centres - centres[:, 5:6], axis=2)     # distance to "other"
+    has_other = (counts[:, 5] >= 3) & np.isfinite(centres[:, 5, 0])
+    active = (sep >= 12) & (counts >= 3) & ~(has_other[:, None] & (sep_other < 10))
+    active[:, 0] = np.isfinite(centres[:, 0, 0])
+    active[:, 5] = has_other
+    d_all = np.linalg.norm(X[:, :, None, :] - centres[:, None, :, :], axis=3)  # (K, 225, 6)
+    fam_pos = _FAMILY[_CLASS][None, :]                                # (1, 225)
+    family = np.append(_FAMILY, -1)                                   # class 5: not a premium
+    weight = np.append(_WEIGHT, 0.0)
+    for _ in range(3):
+        d = np.where(np.isfinite(d_all) & active[:, None, :], d_all, np.inf)
+        label = np.argmin(d, axis=2)                                  # (K, 225)
+        dmin = np.take_along_axis(d, label[..., None], axis=2)[..., 0]
+        tol = np.maximum(10.0, 0.4 * np.take_along_axis(sep, label, axis=1))
+        prem = (label >= 1) & (label <= 4)
+        label = np.where(np.isfinite(dmin) & (~prem | (dmin <= tol)), label, 5)
+        fam_lab = np.where(np.isfinite(dmin), family[label], -1)
+        hit = (fam_lab > 0) & (fam_lab == fam_pos)
+        miss = (fam_lab > 0) & (fam_lab != fam_pos)
+        # a class whose colour shows up more often off its positions than on them is not a
+        # premium print but something else (tiles covering most of those squares): drop it
+        bad = np.zeros_like(active)
+        for c in range(1, 5):
+            is_c = label == c
+            bad[:, c] = active[:, c] & ((is_c & miss).sum(1) > (is_c & hit).sum(1))
+        if not bad.any():
+            break
+        active &= ~bad
+    w = weight[label]
+    # a red-looking square on a plain position costs less (many tile colours are reddish)
+    miss_w = np.where((fam_lab == 1) & (fam_pos == 0), 0.3, 1.0) * w
+    return (hit * w).sum(1) - (miss * miss_w).sum(1)
+
+
+def _refine_in_view(img: np.ndarray, corners: np.ndarray, t: int = 14, rounds: int = 2,
+                    small: np.ndarray | None = None, f: int = 1, box: tuple | None = None):
+    """Snap the grid onto the squares seen in a rectified view of about 24 px per square.
+
+    Normalising the square size makes the patch finder's scale right whatever the distance,
+    and works at (nearly) full resolution for precision.  ``box`` ((lo, hi) square coords): where
+    the guess is known to be good; snapping starts there and grows outwards (a guess fitted on a
+    small part of the board can be off by more than half a square far from it).
+    Returns (corners, info) or None.
+    """
+    info: dict[str, Any] = {}
+    if small is None:
+        f = max(1, int(cell_size(corners) // 20))
+        small = _downscale(img, f) if f > 1 else None
+    for _ in range(rounds):
+        cell_full = cell_size(corners)
+        src, sf = img, 1
+        if small is not None and f > 1 and cell_full / f >= 18:
+            src, sf = small, f
+        cpx = float(np.clip(cell_full / sf, 14, 28))
+        margin = 0.6
+        side = int(round((GRID + 2 * margin) * cpx))
+        g2i = grid_to_image((corners - (sf - 1) / 2.0) / sf)
+        v2g = np.array([[1 / cpx, 0, -margin], [0, 1 / cpx, -margin], [0, 0, 1.0]])
+        v2i = g2i @ v2g
+        view = cv2.warpPerspective(src, v2i, (side, side), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        P, S = _cell_blobs(view, t, k=9)
+        if len(P) < 12:
+            return None
+        g = P / cpx - margin
+        keep = ((g > 0) & (g < GRID)).all(1)
+        P, S = P[keep], S[keep]
+        if len(P) < 12:
+            return None
+        h = np.linalg.inv(v2g)  # grid -> view, identity guess
+        if box is not None:
+            res = _snap(P, h, np.asarray(box[0], float), np.asarray(box[1], float), tol=0.3, iters=8, S=S)
+            box = None  # the next round starts from a good guess everywhere
+        else:
+            res = _snap(P, h, tol=0.3, iters=4, S=S)
+        if res is None:
+            return None
+        h, inl, r = res
+        if inl.sum() < 12:
+            return None
+        g2v = h
+        new_g2i = v2i @ g2v
+        new = corners_from_h(new_g2i) * sf + (sf - 1) / 2.0
+        if not np.all(np.isfinite(new)) or not is_convex_quad(new, 8):
+            return None
+        resid = apply_h(np.linalg.inv(g2v), P[inl]) - 0.5 - r[inl]
+        info = {"view_cells": int(inl.sum()), "rms_cells": round(float(np.sqrt((resid ** 2).sum(1).mean())), 3)}
+        step = np.linalg.norm(new - corners, axis=1).max() / cell_full
+        corners = new
+        if step < 0.02:
+            break
+    return corners, info
+
+
+def _confidence(best: float, second: float) -> float:
+    """Map the premium-pattern score and its lead over the next window to 0..1."""
+    strength = min(1.0, max(0.0, (best - 4.0) / 14.0))
+    lead = min(1.0, max(0.0, (best - second) / 5.0))
+    return round(strength * (0.4 + 0.6 * lead), 3)
+
+
+def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
+               refine: bool = True) -> tuple[BoardLocation | None, dict]:
+    small, f = _working(img, side, factor)
+    P, S = _cell_blobs(small, t)
+    info: dict[str, Any] = {"factor": f, "threshold": t, "patches": int(len(P))}
+    lat = _lattice(P, S)
+    if lat is None:
+        info["why"] = "no grid of squares"
+        return None, info
+    h, inl, r = lat
+    info["cells"] = int(inl.sum())
+    fits, _ = _premium_fit(small, h, r[inl])
+    if not fits:
+        info["why"] = "grid too large"
+        return None, info
+    best = fits[0]
+    second = fits[1][0] if len(fits) > 1 else 0.0
+    info.update(score=round(best[0], 2), second=round(second, 2))
+    conf = _confidence(best[0], second)
+    shift = np.array([[1, 0, best[1]], [0, 1, best[2]], [0, 0, 1.0]])
+    hg = h @ shift
+    seen = r[inl] - (best[1], best[2])
+    box = (np.clip(seen.min(0), 0, GRID - 1), np.clip(seen.max(0), 0, GRID - 1))
+    corners = corners_from_h(hg) * f + (f - 1) / 2.0  # working pixel centres -> full-size pixels
+    if not np.all(np.isfinite(corners)) or not is_convex_quad(corners, 8):
+        info["why"] = "degenerate grid"
+        return None, info
+    if refine and conf >= MIN_CONFIDENCE:
+        refined = False
+        for tt in (t, -12 if t > 0 else 14):
+            ref = _refine_in_view(img, corners, tt, small=small, f=f, box=box)
+            if ref is not None and np.linalg.norm(ref[0] - corners, axis=1).max() < 0.8 * cell_size(corners):
+                corners = ref[0]
+                info.update(ref[1])
+                refined = True
+                break
+        if not refined and info["cells"] < 40:
+            conf = round(conf * 0.6, 3)  # few squares seen and no second look: geometry uncertain
+    corners = order_corners(corners)
+    return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info), info
+
+
+def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool = False,
+                min_confidence: float = MIN_CONFIDENCE) -> BoardLocation:
+    """Find the grid with no help: lattice of squares + premium pattern.  Raises VisionError."""
+    t0 = time.perf_counter()
+    img = check_picture(image, name)
+    h, w = img.shape[:2]
+    f0 = max(1, math.ceil(max(h, w) / WORK_SIDE))
+    # patch finder: colour range (t < 0) first, then deviation from the local mean (t > 0,
+    # better for faint or blurred lines); then a coarser and a finer working picture
+    attempts = [(f0, -12), (f0, 14), (f0 + 1, -12)]
+    if f0 > 1:
+        attempts.append((f0 - 1, -12))
+    attempts.append((f0 + 1, 14))
+    if f0 > 1:
+        attempts.append((f0 - 1, 14))
+    attempts.append((f0, -20))
+    best: BoardLocation | None = None
+    tried = []
+    for f, t in attempts:
+        loc, info = _auto_once(img, f, t, WORK_SIDE)
+        tried.append(info)
+        if loc is not None and (best is None or loc.confidence > best.confidence):
+            best = loc
+        if best is not None and best.confidence >= 0.8:
+            break
+    if best is None or best.confidence < min_confidence:
+        small, _ = _working(img, WORK_SIDE, f0)
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        if _sharpness(gray) < 40:
+            raise VisionError(f"{name}: picture too blurred to find the board "
+                              "(hold the camera still and focus on the board)", "blurred")
+        if best is None:
+            raise VisionError(f"{name}: no Scrabble board found "
+                              "(no grid of squares with the premium-square pattern)", "no-board")
+        raise VisionError(f"{name}: no Scrabble board found for sure "
+                          f"(best guess only {best.confidence:.2f} confident)", "no-board")
+    details = dict(best.details)
+    details["attempts"] = len(tried)
+    details["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    best = BoardLocation(best.corners, best.confidence, "auto", best.image_size, details)
+    if not allow_outside:
+        _check_inside(best, name)
+    return best
+
+
+def _check_inside(loc: BoardLocation, name: str, tolerance_cells: float = 0.35) -> None:
+    w, h = loc.image_size
+    tol = tolerance_cells * loc.cell_px
+    c = loc.corners
+    out = (c[:, 0] < -tol) | (c[:, 0] > w - 1 + tol) | (c[:, 1] < -tol) | (c[:, 1] > h - 1 + tol)
+    if out.any():
+        raise VisionError(f"{name}: the board is partly outside the picture ({int(out.sum())} of 4 grid corners "
+                          "out of view); move the camera back or centre the board", "outside")
+
+
+# --------------------------------------------------------------------------------------------
+# Refinement from a close guess (tracking, markers, profiles)
+# --------------------------------------------------------------------------------------------
+
+def refine_corners(image: np.ndarray, corners, *, max_shift_cells: float = 0.6) -> tuple[np.ndarray, dict] | None:
+    """Snap a close guess (within ~0.4 square everywhere) onto the squares actually seen.
+
+    Used after markers, profiles and tracking.  Returns (corners in the same order, info) or
+    None when too few squares agree (board covered, guess too far off...).  It does not
+    re-decide which 15x15 window is the grid: the guess must already be right to within half
+    a square, and a result that moves a corner by more than ``max_shift_cells`` is refused.
+    """
+    img = _as_bgr(image)
+    guess = as_corners(corners)
+    cs = cell_size(guess)
+    for t in (-12, 14):
+        ref = _refine_in_view(img, guess, t)
+        if ref is not None and np.linalg.norm(ref[0] - guess, axis=1).max() <= max_shift_cells * cs:
+            info = dict(ref[1])
+            info["moved_cells"] = round(float(np.linalg.norm(ref[0] - guess, axis=1).max() / cs), 3)
+            return as_corners(ref[0]), info
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Markers (ArUco DICT_4X4_50, four cards outside the grid corners)
+# --------------------------------------------------------------------------------------------
+
+_DEFAULT_LAYOUT = {"dictionary": "DICT_4X4_50", "ids": [0, 1, 2, 3], "card_margin": 0.25}
+
+
+def load_marker_layout(path: str | Path | None = None) -> dict[str, Any]:
+    """The marker card layout (calibration/markers/layout.json, or built-in defaults)."""
+    p = Path(path) if path is not None else MARKER_LAYOUT_PATH
+    if not p.exists():
+        if path is not None:
+            raise VisionError(f"{p}: marker layout file not found", "not-found")
+        return dict(_DEFAULT_LAYOUT)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise VisionError(f"{p}: marker layout file unreadable ({exc})", "bad-input") from exc
+    layout = dict(_DEFAULT_LAYOUT)
+    layout.update({k: data[k] for k in ("dictionary", "ids", "card_margin") if k in data})
+    return layout
+
+
+_DETECTORS: dict[str, Any] = {}
+
+
+def _aruco_detector(dictionary: str):
+    det = _DETECTORS.get(dictionary)
+    if det is None:
+        if not hasattr(cv2, "aruco"):
+            raise VisionError("this OpenCV has no ArUco module (install opencv-python-headless >= 4.7)", "no-markers")
+        d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        det = cv2.aruco.ArucoDetector(d, params)
+        _DETECTORS[dictionary] = det
+    return det
+
+
+def find_markers(image: np.ndarray, layout: dict | None = None) -> dict[int, np.ndarray]:
+    """ArUco markers of the layout's ids in view: id -> (4, 2) marker corners (own order).
+
+    Large pictures are searched at half size (4-5 times faster) and the corners then refined
+    on the full picture; if that finds fewer than four, the full picture is searched too.
+    """
+    lay = layout or load_marker_layout()
+    img = _as_bgr(image)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    det = _aruco_detector(lay["dictionary"])
+    wanted = set(int(i) for i in lay["ids"])
+
+    def detect(g: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+        corners, ids, _ = det.detectMarkers(g)
+        found: dict[int, np.ndarray] = {}
+        if ids is None:
+            return found
+        for c, i in zip(corners, ids.ravel()):
+            i = int(i)
+            if i in wanted and i not in found:
+                found[i] = c.reshape(4, 2).astype(np.float64) * scale
+        return found
+
+    found: dict[int, np.ndarray] = {}
+    if max(gray.shape) > 1400:
+        half = _downscale(gray, 2)
+        found = detect(half, 2.0)
+        if found:
+            pts = np.concatenate([c for c in found.values()]).astype(np.float32).reshape(-1, 1, 2) + 0.5
+            crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+            pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit).reshape(-1, 4, 2)
+            found = {k: pts[j].astype(np.float64) for j, k in enumerate(found)}
+    if len(found) < len(wanted):
+        full = detect(gray, 1.0)
+        if len(full) > len(found):
+            found = full
+    return found
+
+
+def locate_markers(image: np.ndarray, name: str = "picture", *, layout: dict | None = None,
+                   refine: bool = True, allow_outside: bool = False) -> BoardLocation:
+    """Grid corners from the four marker cards (each card touches one grid corner)."""
+    img = check_picture(image, name)
+    lay = layout or load_marker_layout()
+    found = find_markers(img, lay)
+    if len(found) < 4:
+        missing = sorted(set(int(i) for i in lay["ids"]) - set(found))
+        raise VisionError(f"{name}: only {len(found)} of 4 corner markers in view (missing card(s) {missing}); "
+                          "make sure all four cards are visible and not covered", "no-markers")
+    q = float(lay["card_margin"])
+    card = np.array([[-q, -q], [1 + q, -q], [1 + q, 1 + q], [-q, 1 + q]])
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    centres = np.array([c.mean(axis=0) for c in found.values()])
+    middle = centres.mean(axis=0)
+    pts = []
+    for c in found.values():
+        hm = cv2.getPerspectiveTransform(unit, c.astype(np.float32))
+        cc = apply_h(hm, card)
+        pts.append(cc[np.argmin(np.linalg.norm(cc - middle, axis=1))])
+    corners = order_corners(np.array(pts))
+    marker_side = float(np.mean([np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() for c in found.values()]))
+    if cell_size(corners) * GRID < 3 * marker_side:  # a real grid is 6-10 cards wide
+        raise VisionError(f"{name}: the four corner markers are too close together to mark a board "
+                          "(lay them at the four corners of the playing grid)", "no-markers")
+    if not is_convex_quad(corners, 8):
+        raise VisionError(f"{name}: the four corner markers do not make a square "
+                          "(is one card in the wrong place?)", "no-markers")
+    info: dict[str, Any] = {"markers": sorted(found)}
+    conf = 0.95
+    if refine:
+        ref = refine_corners(img, corners)
+        if ref is not None:
+            corners, rinfo = order_corners(ref[0]), ref[1]
+            info.update(refined=rinfo)
+            conf = 0.99
+    loc = BoardLocation(corners, conf, "markers", (img.shape[1], img.shape[0]), info)
+    if not allow_outside:
+        _check_inside(loc, name)
+    return loc
+
+
+# --------------------------------------------------------------------------------------------
+# Board profiles (corners set by hand once and kept)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class BoardProfile:
+    """Four grid corners (TL, TR, BR, BL, pixels) for pictures of ``image_size`` (width, height)."""
+
+    corners: np.ndarray
+    image_size: tuple[int, int]
+    name: str = "board"
+    note: str = ""
+
+    def corners_for(self, width: int, height: int) -> np.ndarray:
+        """Corners for a picture of another size with the same shape (scaled); else VisionError."""
+        w0, h0 = self.image_size
+        if (width, height) == (w0, h0):
+            return self.corners.copy()
+        sx, sy = width / w0, height / h0
+        if abs(sx - sy) > 0.01 * max(sx, sy):
+            raise VisionError(f"board profile {self.name!r} was made for {w0}x{h0} pictures, this one is "
+                              f"{width}x{height} (another shape): set the corners again", "bad-profile")
+        return self.corners * np.array([sx, sy])
+
+
+def save_profile(path: str | Path, corners, image_size: Sequence[int], name: str = "board",
+                 note: str = "") -> BoardProfile:
+    """Write a board profile JSON (corners TL, TR, BR, BL in pixels, image width/height)."""
+    c = as_corners(corners)
+    if not is_convex_quad(c, 4):
+        raise VisionError(f"{path}: the four corners do not make a quadrilateral "
+                          "(give them in order TL, TR, BR, BL)", "bad-profile")
+    w, h = (int(image_size[0]), int(image_size[1]))
+    prof = BoardProfile(c, (w, h), name, note)
+    data = {"kind": "table-companion board profile", "version": 1, "name": name,
+            "image_size": [w, h], "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c],
+            "corner_order": "TL, TR, BR, BL of the 15x15 playing grid, image pixels",
+            "note": note, "saved": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return prof
+
+
+def load_profile(path: str | Path) -> BoardProfile:
+    """Read a board profile written by :func:`save_profile`; VisionError names what is wrong."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VisionError(f"{p}: board profile not found", "not-found") from None
+    except (OSError, ValueError) as exc:
+        raise VisionError(f"{p}: board profile unreadable ({exc})", "bad-profile") from exc
+    try:
+        corners = as_corners(data["corners"])
+        w, h = (int(v) for v in data["image_size"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise VisionError(f"{p}: board profile needs 'corners' (four [x, y]) and 'image_size' ([w, h])",
+                          "bad-profile") from exc
+    if w <= 0 or h <= 0 or not is_convex_quad(corners, 4):
+        raise VisionError(f"{p}: board profile has an impossible image size or corners", "bad-profile")
+    return BoardProfile(corners, (w, h), str(data.get("name", "board")), str(data.get("note", "")))
+
+
+def locate_from_profile(profile: BoardProfile | str | Path, image: np.ndarray, name: str = "picture", *,
+                        refine: bool = False) -> BoardLocation:
+    """Grid corners from a saved profile (optionally snapped onto the squares seen)."""
+    prof = profile if isinstance(profile, BoardProfile) else load_profile(profile)
+    img = _as_bgr(image, name)
+    corners = prof.corners_for(img.shape[1], img.shape[0])
+    conf, info = 0.9, {"profile": prof.name}
+    if refine:
+        ref = refine_corners(img, corners)
+        if ref is not None:
+            corners, conf = order_corners(ref[0]), 0.95
+            info["refined"] = ref[1]
+    return BoardLocation(as_corners(corners), conf, "profile", (img.shape[1], img.shape[0]), info)
+
+
+# --------------------------------------------------------------------------------------------
+# One entry point
+# --------------------------------------------------------------------------------------------
+
+def locate_board(image: np.ndarray, name: str = "picture", *, profile: BoardProfile | str | Path | None = None,
+                 method: str = "any", allow_outside: bool = False) -> BoardLocation:
+    """Find the grid: ``method`` "any" (the profile if given; else automatic, and the four
+    corner markers when the automatic locator cannot decide), "auto", "markers" or "profile".
+    Raises VisionError with a clear reason."""
+    if method not in ("any", "auto", "markers", "profile"):
+        raise ValueError(f"unknown method {method!r}")
+    if method == "profile" or (method == "any" and profile is not None):
+        if profile is None:
+            raise VisionError(f"{name}: no board profile given", "bad-profile")
+        return locate_from_profile(profile, image, name)
+    if method == "markers":
+        return locate_markers(image, name, allow_outside=allow_outside)
+    img = check_picture(image, name)
+    if method == "auto":
+        return locate_auto(img, name, allow_outside=allow_outside)
+    # "any": the automatic locator first (fast, needs nothing); markers when it cannot decide
+    try:
+        return locate_auto(img, name, allow_outside=allow_outside)
+    except VisionError as auto_error:
+        try:
+            if len(find_markers(img)) == 4:
+                return locate_markers(img, name, allow_outside=allow_outside)
+        except VisionError:
+            pass
+        raise auto_error

@@ -1,0 +1,87 @@
+"""``companion vision locate IMAGE...``: print where the playing grid is in each picture.
+
+One line per picture::
+
+    path<TAB>[[x,y],[x,y],[x,y],[x,y]]      corners TL, TR, BR, BL (as seen on screen), 0.1 px
+    path<TAB>ERROR reason                   no board, unreadable file, board partly outside...
+
+A folder stands for the pictures in it (name order).  Never a traceback: every problem is one
+ERROR line.  Exit status 0 when every picture was located, 1 when some were not, 2 when no
+picture was given.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from vision.errors import VisionError
+
+__all__ = ["locate_main", "format_corners"]
+
+
+def format_corners(corners) -> str:
+    """``[[x,y],[x,y],[x,y],[x,y]]`` with one decimal."""
+    return "[" + ",".join(f"[{float(x):.1f},{float(y):.1f}]" for x, y in corners) + "]"
+
+
+def _reason(exc: BaseException, path: str) -> str:
+    msg = str(exc).strip() or type(exc).__name__
+    for prefix in (f"{path}: ", f"{Path(path)}: "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+            break
+    return " ".join(msg.split())  # one line, whatever the message holds
+
+
+def _expand(paths: list[str]) -> list[str]:
+    from vision.frames import IMAGE_EXTENSIONS, _natural_key
+
+    out: list[str] = []
+    for p in paths:
+        pp = Path(p)
+        if pp.is_dir():
+            pics = sorted((q for q in pp.iterdir() if q.is_file() and q.suffix.lower() in IMAGE_EXTENSIONS),
+                          key=lambda q: _natural_key(q.name))
+            if pics:
+                out.extend(str(q) for q in pics)
+                continue
+        out.append(p)
+    return out
+
+
+def locate_main(paths: list[str], out: TextIO = sys.stdout, *, profile: str | None = None,
+                method: str = "any") -> int:
+    """Locate the grid in each picture and print one line per picture (see module docstring)."""
+    if not paths:
+        out.write("ERROR no picture given (usage: companion vision locate IMAGE...)\n")
+        return 2
+    from vision.frames import load_image
+    from vision.locate import locate_board
+
+    failures = 0
+    for path in _expand(list(paths)):
+        try:
+            if Path(path).is_dir():
+                raise VisionError(f"{path}: folder without pictures", "unreadable")
+            image = load_image(path)
+            loc = locate_board(image, path, profile=profile, method=method)
+            line = f"{path}\t{format_corners(loc.corners)}"
+        except VisionError as exc:
+            failures += 1
+            line = f"{path}\tERROR {_reason(exc, path)}"
+        except MemoryError:
+            failures += 1
+            line = f"{path}\tERROR picture too large for the memory available"
+        except Exception as exc:  # never a traceback at the table
+            failures += 1
+            line = f"{path}\tERROR internal error ({type(exc).__name__}: {_reason(exc, path)})"
+        out.write(line + "\n")
+        if hasattr(out, "flush"):
+            out.flush()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":  # python -m vision.locate_cli IMAGE...
+    raise SystemExit(locate_main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""Keep the board from frame to frame, so a nudged tablet does not lose it.
+
+:class:`BoardTracker` finds the grid once (automatically, from markers or from a profile) and
+then follows it cheaply:
+
+1. optical flow (pyramidal Lucas-Kanade) of corner features on and around the grid, in a small
+   grey copy of the frame, gives the frame-to-frame motion as a homography (RANSAC, so hands and
+   newly laid tiles do not fool it);
+2. if the board did not move (all grid corners within 3% of a square), the previous corners are
+   kept as they are -- the common case between two moves, costs a few milliseconds;
+3. if it moved, the predicted corners are snapped onto the squares actually seen
+   (:func:`vision.locate.refine_corners`-style, in a rectified view), which removes drift;
+4. only when tracking fails (too few features followed, a wild jump, nothing to snap to) is the
+   board located again from scratch.
+
+``update(image)`` returns a :class:`~vision.locate.BoardLocation` whose ``method`` says what
+happened ("tracked", "still", or the locator's own method after a relocation) and raises
+VisionError when the board cannot be found at all (hand over the whole board, camera knocked
+away...).  The corner order stays consistent between frames (a relocation is matched back to
+the previous order), so a reader's upright decision survives.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.geometry import apply_h, as_corners, cell_size, is_convex_quad
+from vision import locate as _loc
+from vision.locate import BoardLocation
+
+__all__ = ["BoardTracker", "TrackerStats"]
+
+_FLOW_SIDE = 480            # long side of the grey picture the flow runs on
+_STILL_CELLS = 0.03         # corners moving less than this (in squares) = board did not move
+_MAX_JUMP_CELLS = 4.0       # larger frame-to-frame motion is not trusted: relocate
+
+
+@dataclass
+class TrackerStats:
+    frames: int = 0
+    still: int = 0
+    tracked: int = 0
+    relocated: int = 0
+    lost: int = 0
+    ms: list[float] = field(default_factory=list)
+
+
+class BoardTracker:
+    """Follow the board across frames.
+
+    ``locator``: how to find the board from scratch (default :func:`vision.locate.locate_board`
+    with the given ``profile``); any callable ``(image, name) -> BoardLocation``.
+    ``verify_every``: also snap the corners onto the squares every N "still" frames (0 = never),
+    which catches a slow creep the flow cannot see.
+    """
+
+    def __init__(self, locator: Callable[[np.ndarray, str], BoardLocation] | None = None, *,
+                 profile: Any = None, verify_every: int = 0) -> None:
+        if locator is None:
+            def locator(image: np.ndarray, name: str) -> BoardLocation:
+                return _loc.locate_board(image, name, profile=profile)
+        self.locator = locator
+        self.verify_every = int(verify_every)
+        self.location: BoardLocation | None = None
+        self.stats = TrackerStats()
+        self._prev_gray: np.ndarray | None = None
+        self._prev_pts: np.ndarray | None = None
+        self._scale = 1.0
+        self._since_verify = 0
+        self._kept_pts: np.ndarray | None = None
+
+    # ----------------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Forget the board (the next update locates it from scratch)."""
+        self.location = None
+        self._prev_gray = None
+        self._prev_pts = None
+
+    def update(self, image: np.ndarray, name: str = "frame") -> BoardLocation:
+        """The board in this frame (tracked when possible, else located again)."""
+        t0 = time.perf_counter()
+        img = _loc._as_bgr(image, name)
+        gray, scale = self._small_gray(img)
+        self.stats.frames += 1
+        loc = None
+        if self.location is not None and self._prev_gray is not None \
+                and self.location.image_size == (img.shape[1], img.shape[0]):
+            loc = self._track(img, gray, scale, name)
+        if loc is None:
+            try:
+                found = self.locator(img, name)
+            except VisionError:
+                self.stats.lost += 1
+                self.reset()
+                raise
+            if self.location is not None:
+                found = _match_order(found, self.location.corners)
+            loc = found
+            self.stats.relocated += 1
+        self.location = loc
+        kept = self._kept_pts
+        self._kept_pts = None
+        if loc.method == "still" and kept is not None and len(kept) >= 40:
+            self._prev_gray, self._prev_pts = gray, kept   # nothing moved: keep following the same points
+        else:
+            self._remember(gray, scale, loc)
+        self.stats.ms.append((time.perf_counter() - t0) * 1000)
+        return loc
+
+    # ----------------------------------------------------------------------------------------
+    def _small_gray(self, img: np.ndarray) -> tuple[np.ndarray, float]:
+        h, w = img.shape[:2]
+        f = max(1, int(np.ceil(max(h, w) / _FLOW_SIDE)))
+        if f % 2 == 0:  # halve in colour (fast path), then grey, then the rest
+            small = cv2.cvtColor(_loc._downscale(img, 2), cv2.COLOR_BGR2GRAY)
+            return _loc._downscale(small, f // 2), 1.0 / f
+        return _loc._downscale(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), f), 1.0 / f
+
+    def _remember(self, gray: np.ndarray, scale: float, loc: BoardLocation) -> None:
+        """Pick features to follow: on the grid and a little around it (board edge, tiles)."""
+        self._prev_gray = gray
+        self._scale = scale
+        c = loc.corners * scale
+        centre = c.mean(axis=0)
+        grown = centre + (c - centre) * 1.12
+        mask = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 255)
+        cs = max(3.0, cell_size(c))
+        pts = cv2.goodFeaturesToTrack(gray, maxCorners=120, qualityLevel=0.01,
+                                      minDistance=max(4.0, cs * 0.6), mask=mask, blockSize=5)
+        self._prev_pts = pts.reshape(-1, 2).astype(np.float32) if pts is not None else None
+
+    def _track(self, img: np.ndarray, gray: np.ndarray, scale: float, name: str) -> BoardLocation | None:
+        prev = self.location
+        assert prev is not None
+        if self._prev_pts is None or len(self._prev_pts) < 8:
+            return None
+        p0 = self._prev_pts.reshape(-1, 1, 2)
+        lk = dict(winSize=(21, 21), maxLevel=3,
+                  criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03))
+        p1, st, _ = cv2.calcOpticalFlowPyrLK(self._prev_gray, gray, p0, None, **lk)
+        if p1 is None:
+            return None
+        p0r, st_b, _ = cv2.calcOpticalFlowPyrLK(gray, self._prev_gray, p1, None, **lk)
+        back = np.linalg.norm((p0r - p0).reshape(-1, 2), axis=1)
+        good = (st.ravel() == 1) & (st_b.ravel() == 1) & (back < 1.0)
+        if good.sum() < 8:
+            return None
+        a, b = p0.reshape(-1, 2)[good], p1.reshape(-1, 2)[good]
+        hmat, inl = cv2.findHomography(a, b, cv2.RANSAC, 1.5)
+        if hmat is None or inl is None or inl.sum() < max(8, 0.4 * good.sum()):
+            return None
+        self._kept_pts = b[inl.ravel() > 0].astype(np.float32)
+        old = prev.corners
+        new = apply_h(hmat, old * scale) / scale
+        cs = cell_size(old)
+        move = float(np.linalg.norm(new - old, axis=1).max() / cs)
+        if not np.all(np.isfinite(new)) or move > _MAX_JUMP_CELLS or not is_convex_quad(new, 8):
+            return None
+        size = (img.shape[1], img.shape[0])
+        if move < _STILL_CELLS:
+            self._since_verify += 1
+            if not self.verify_every or self._since_verify < self.verify_every:
+                self.stats.still += 1
+                return BoardLocation(old, prev.confidence, "still", size,
+                                     {"moved_cells": round(move, 3), "features": int(inl.sum())})
+        self._since_verify = 0
+        # moved (or time to verify): snap onto the squares actually seen
+        ref = _loc.refine_corners(img, new)
+        if ref is not None:
+            corners, info = ref
+            conf = min(prev.confidence, 0.99)
+        elif move < 0.5:
+            corners, info, conf = new, {}, prev.confidence * 0.9  # flow only: fine for small moves
+        else:
+            return None
+        corners = as_corners(corners)
+        if not _inside(corners, size, cs):
+            raise VisionError(f"{name}: the board is partly outside the picture; "
+                              "move the camera back or centre the board", "outside")
+        self.stats.tracked += 1
+        info = dict(info, moved_cells=round(move, 3), features=int(inl.sum()))
+        return BoardLocation(corners, round(float(conf), 3), "tracked", size, info)
+
+
+def _inside(c: np.ndarray, size: tuple[int, int], cs: float) -> bool:
+    w, h = size
+    tol = 0.35 * cs
+    return bool(((c[:, 0] >= -tol) & (c[:, 0] <= w - 1 + tol) & (c[:, 1] >= -tol) & (c[:, 1] <= h - 1 + tol)).all())
+
+
+def _match_order(loc: BoardLocation, previous: np.ndarray) -> BoardLocation:
+    """Relabel a fresh location's corners to follow the previous frame's order (upright kept)."""
+    best_k, best_d = 0, np.inf
+    for k in range(4):
+        d = float(np.linalg.norm(np.roll(loc.corners, -k, axis=0) - previous, axis=1).sum())
+        if d < best_d:
+            best_k, best_d = k, d
+    return loc.rotated(best_k) if best_k else loc
