@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from companion.errors import CompanionError
+from vision.errors import VisionError
 
 EXIT_ERROR = 2
 
@@ -257,6 +258,41 @@ def cmd_vision_locate(args) -> int:
     return locate_main(args.images, sys.stdout, profile=args.board_profile, method=args.method)
 
 
+def _letters(tileset: str) -> str:
+    from companion.tiles import get_tileset
+
+    return "".join(get_tileset(tileset).alphabet)
+
+
+def _set_profile(path: str | None):
+    if not path:
+        return None
+    from calibration.set_profile import SetProfile
+
+    return SetProfile.load(path)
+
+
+def cmd_vision_read(args) -> int:
+    from vision.read import read_main
+
+    return read_main(args.image, _letters(args.tileset), args.reference, sys.stdout,
+                     profile=_set_profile(args.set_profile), confidences=args.confidences)
+
+
+def cmd_vision_classify(args) -> int:
+    from vision.read import classify_main
+
+    return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile))
+
+
+def cmd_replay(args) -> int:
+    from companion.replay import replay_folder
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    lexicon = _load_lexicon(args.lexicon)
+    return replay_folder(args.folder, players, args.tileset, lexicon, args.reference, sys.stdout)
+
+
 def _prompt(text: str) -> None:
     if sys.stdin.isatty():
         sys.stdout.write(text)
@@ -333,6 +369,26 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--board-profile", help="a board profile (JSON) with the four corners set by hand once")
     lo.add_argument("--method", choices=["any", "auto", "markers", "profile"], default="any", help="how to find the grid (default: the profile if given, else automatic, then corner markers)")
     lo.set_defaults(func=cmd_vision_locate)
+    rd = vis.add_parser("read", help="print what each square of a board photo shows", description="Print 15 lines of 15 characters: '.' empty, the letter in upper case, '?' a blank tile, '#' covered or unreadable (never a guess).")
+    rd.add_argument("image", metavar="IMAGE")
+    rd.add_argument("--tileset", default="en", help="the tile set whose letters to read (en, de, da, ...; default en)")
+    rd.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board taken when the game starts (reads better)")
+    rd.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
+    rd.add_argument("--confidences", action="store_true", help="also print each square's confidence")
+    rd.set_defaults(func=cmd_vision_read)
+    cl = vis.add_parser("classify", help="classify tile crops", description="For tile crops (files, or folders searched recursively), print path<TAB>label<TAB>confidence; label is a letter, '?' a blank tile, '.' an empty square, '#' not a tile.")
+    cl.add_argument("paths", nargs="+", metavar="PATH")
+    cl.add_argument("--tileset", default="en", help="the tile set whose letters to read (default en)")
+    cl.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
+    cl.set_defaults(func=cmd_vision_classify)
+
+    rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board; players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'.")
+    rp.add_argument("folder", metavar="FOLDER")
+    rp.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
+    rp.add_argument("--players", required=True, help="comma-separated names in turn order")
+    rp.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
+    rp.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+    rp.set_defaults(func=cmd_replay)
 
     rf = sub.add_parser("referee", help="run a scripted game from a JSON-lines event file", description="Referee a game given as a JSON-lines file of events; print each outcome and the final standings. Events that break a rule are rejected with the rule named.")
     rf.add_argument("script", metavar="SCRIPT.jsonl")
@@ -351,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except CompanionError as exc:
+    except (CompanionError, VisionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

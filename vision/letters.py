@@ -26,6 +26,7 @@ come from prototypes (or tesseract, see ``tesseract_classify``).  Nothing here k
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -56,22 +57,31 @@ class Glyph:
 
 
 def to_gray(crop: np.ndarray) -> np.ndarray:
-    """Grey version of a crop that keeps letter contrast on coloured tiles.
+    """Grey version of a crop that keeps the letter's contrast.
 
-    Uses the channel mix (luma, or the single channel with the largest spread) with the larger
-    inter-quartile spread, so a dark red letter on a wooden tile still stands out.
+    Luma, unless the middle of the crop is nearly flat in luma and one colour channel shows
+    much more contrast there (a red letter on a green tile, say).
     """
     if crop.ndim == 2:
         return crop if crop.dtype == np.uint8 else np.clip(crop, 0, 255).astype(np.uint8)
     if crop.shape[2] == 4:
         crop = crop[:, :, :3]
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    best, spread = gray, _spread(gray)
+    h, w = gray.shape
+    y0, x0 = int(h * _MID), int(w * _MID)
+    spread = _spread(gray[y0:h - y0, x0:w - x0])
+    if spread >= 60:
+        return gray
+    best = gray
     for ch in cv2.split(crop):
-        s = _spread(ch)
-        if s > spread * 1.25:
+        s = _spread(ch[y0:h - y0, x0:w - x0])
+        if s > spread * 1.4:
             best, spread = ch, s
     return best
+
+
+THRESHOLD_AT = 0.25   # ink threshold, as a fraction of the strongest ink in the crop's middle
+_MID = 0.26   # the "middle" of a crop: this fraction is cut from each side
 
 
 def _spread(a: np.ndarray) -> float:
@@ -79,30 +89,63 @@ def _spread(a: np.ndarray) -> float:
     return float(hi - lo)
 
 
+def ink_image(gray: np.ndarray, polarity: int, k: int) -> np.ndarray:
+    """Ink strength: black-hat (dark ink, ``polarity`` +1) or top-hat (light ink, -1).
+
+    With a disc of ``k`` px (about a third of a crop): strokes narrower than that stand out
+    from their own surroundings, so thin or blurred strokes survive and uneven light does not
+    matter.  Works on a single crop or on a whole rectified board at once.
+    """
+    return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if polarity > 0 else cv2.MORPH_TOPHAT, _disc(k | 1))
+
+
+def disc_size(crop_side: int) -> int:
+    return max(5, int(round(0.36 * crop_side)) | 1)
+
+
 def binarise(gray: np.ndarray, min_contrast: float = 28.0,
              polarity: int | None = None) -> tuple[np.ndarray | None, float]:
-    """Ink mask (uint8 0/1) and contrast; ``None`` when the crop is flat (no ink).
+    """Ink mask (uint8 0/1) and ink strength; ``None`` when the crop is flat (no ink).
 
-    ``polarity``: +1 dark ink on a light face, -1 light ink on a dark face, None = guess.
+    The threshold is a fraction of the strongest ink in the middle of the crop (where the
+    letter is).  ``polarity``: +1 dark ink on a light face, -1 light ink, None = guess.
     """
     h, w = gray.shape
-    lo, hi = np.percentile(gray, (3, 97))
-    contrast = float(hi - lo)
-    if contrast < min_contrast:
-        return None, contrast
-    t, mask = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if polarity is None:
-        polarity = _polarity(mask)
-    if polarity > 0:            # dark ink: the ink is the dark (0) class
-        mask = 1 - mask
-    return mask.astype(np.uint8), contrast
+        polarity = guess_polarity(gray)
+    return ink_mask(ink_image(gray, polarity, disc_size(min(h, w))), min_contrast)
+
+
+def ink_mask(ink: np.ndarray, min_contrast: float = 28.0) -> tuple[np.ndarray | None, float]:
+    h, w = ink.shape
+    y0, x0 = int(h * _MID), int(w * _MID)
+    mid = ink[y0:h - y0, x0:w - x0].ravel()
+    k = min(len(mid) - 1, int(round(0.98 * (len(mid) - 1))))
+    strong = float(np.partition(mid, k)[k])          # 98th percentile
+    if strong < min_contrast:
+        return None, strong
+    return (ink > THRESHOLD_AT * strong).astype(np.uint8), strong
+
+
+def guess_polarity(gray: np.ndarray) -> int:
+    """+1 (dark ink) or -1 (light ink) for a lone crop, from an Otsu split (see _polarity)."""
+    h, w = gray.shape
+    y0, x0 = int(h * _MID), int(w * _MID)
+    t, _ = cv2.threshold(gray[y0:h - y0, x0:w - x0], 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return _polarity((gray > t).astype(np.uint8))
+
+
+@lru_cache(maxsize=64)
+def _disc(k: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
 def _polarity(mask: np.ndarray) -> int:
-    """+1 if the ink is darker than the face, -1 if lighter, from a 0/1 Otsu mask (1 = light).
+    """+1 if the ink is darker than the face, -1 if lighter, from a 0/1 mask (1 = light).
 
-    The face is the majority of the crop's outer ring and of its middle; the ring counts more,
-    since a bold letter can fill half of the middle of a tight crop.
+    A guess for a lone crop: the face is the majority of the crop's outer ring and of its
+    middle; the ring counts more, since a bold letter can fill half of a tight crop's middle.
+    Board reading does not rely on it: it tries both and keeps the one that reads better.
     """
     h, w = mask.shape
     r = max(1, min(h, w) // 8)
@@ -112,49 +155,115 @@ def _polarity(mask: np.ndarray) -> int:
     return 1 if light > 0.5 else -1
 
 
-def glyph_of(crop: np.ndarray, min_contrast: float = 28.0, polarity: int | None = None) -> Glyph | None:
-    """The normalised letter of a crop, or ``None`` when there is no letter-sized ink."""
-    gray = to_gray(crop)
+def glyph_of(crop: np.ndarray, polarity: int | None = None, min_contrast: float = 28.0,
+             gray: np.ndarray | None = None, board: bool = False) -> Glyph | None:
+    """The normalised letter of a crop, or ``None`` when there is no letter-sized ink.
+
+    ``board=True`` for crops cut by the reader (a square plus a margin): long straight lines
+    near the crop's sides (tile edges, grid lines) are removed first.  Leave it False for
+    tight crops of a single tile, where the letter itself may run along a side.
+    """
+    if gray is None:
+        gray = to_gray(crop)
     h, w = gray.shape[:2]
     if h < 12 or w < 12:
         raise VisionError("The picture of the tile is too small to read.", "bad-input")
     mask, contrast = binarise(gray, min_contrast, polarity)
     if mask is None:
         return None
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if board:
+        mask = _drop_edge_lines(mask)
+    return _glyph_from_mask(mask, contrast)
+
+
+def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True) -> Glyph | None:
+    """Like :func:`glyph_of`, from an ink-strength crop (see :func:`ink_image`)."""
+    mask, contrast = ink_mask(ink, min_contrast)
+    if mask is None:
+        return None
+    if board:
+        mask = _drop_edge_lines(mask)
+    return _glyph_from_mask(mask, contrast)
+
+
+def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
+    """Clear horizontal/vertical runs longer than 0.6 of the crop in its outer 35% bands."""
+    h, w = mask.shape
+    lh, lw = max(3, int(0.6 * w)), max(3, int(0.6 * h))
+    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (lh, 1)))
+    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, lw)))
+    bh, bw = int(0.35 * h), int(0.35 * w)
+    hor[bh:h - bh] = 0
+    ver[:, bw:w - bw] = 0
+    if not hor.any() and not ver.any():
+        return mask
+    # dilate by one pixel so the anti-aliased fringe of the line goes too
+    lines = cv2.dilate(hor | ver, np.ones((3, 3), np.uint8))
+    return mask & (1 - lines)
+
+
+def _face_hull(mask: np.ndarray) -> np.ndarray | None:
+    """Convex hull (0/1) of the face: the largest non-ink region in the middle of the crop.
+
+    Ink outside it (grid lines, the gap and shadow around a tile, neighbours) is not the letter.
+    """
+    h, w = mask.shape
+    n, lab, st, _ = cv2.connectedComponentsWithStats((1 - mask).astype(np.uint8), connectivity=4)
     if n <= 1:
         return None
-    area_min = 0.012 * h * w
-    best, best_score = -1, 0.0
-    cx0, cy0 = w / 2.0, h / 2.0
-    for i in range(1, n):
-        x, y, bw, bh, a = stats[i]
-        if a < area_min or bh < 0.22 * h:
-            continue
-        # distance of the bbox centre from the crop centre, in crop units
-        d = np.hypot((x + bw / 2 - cx0) / w, (y + bh / 2 - cy0) / h)
-        touches = (x == 0) + (y == 0) + (x + bw == w) + (y + bh == h)
-        thin = min(bw, bh) < 0.12 * min(h, w) and max(bw, bh) > 0.7 * min(h, w)
-        score = a * max(0.05, 1.0 - 1.6 * d) * (0.35 if thin else 1.0) * (0.6 ** max(0, touches - 1))
-        if score > best_score:
-            best, best_score = i, score
-    if best < 0:
+    y0, x0 = int(h * _MID), int(w * _MID)
+    counts = np.bincount(lab[y0:h - y0, x0:w - x0].ravel(), minlength=n)
+    counts[0] = 0
+    if counts.max() == 0:
+        return None
+    # the face reaches the middle and is the largest such region (not a letter's counter)
+    face = int(np.argmax(np.where(counts > 0, st[:, cv2.CC_STAT_AREA], 0)))
+    cs, _ = cv2.findContours((lab == face).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.vstack(cs))
+    out = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(out, hull, 1)
+    return out
+
+
+def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
+    h, w = mask.shape
+    hull = _face_hull(mask)
+    if hull is not None:
+        y0, x0 = int(h * _MID), int(w * _MID)
+        cut = mask & hull
+        # a tight crop (letter touching the sides) has no face around the letter: keep all
+        if cut[y0:h - y0, x0:w - x0].sum() >= 0.8 * mask[y0:h - y0, x0:w - x0].sum():
+            mask = cut
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    band = max(1, int(round(0.1 * min(h, w))))
+    in_count = np.bincount(labels[band:h - band, band:w - band].ravel(), minlength=n).astype(np.float64)
+    st = stats.astype(np.float64)
+    X, Y, BW, BH, A = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
+    d = np.hypot((X + BW / 2 - w / 2.0) / w, (Y + BH / 2 - h / 2.0) / h)
+    thin = (np.minimum(BW, BH) < 0.1 * min(h, w)) & (np.maximum(BW, BH) > 0.6 * min(h, w)) & (BH < 0.5 * h)
+    ok = (A >= 0.012 * h * w) & (BH >= 0.2 * h) & (in_count >= 0.55 * A) \
+        & ~((BW > 0.92 * w) & (BH > 0.92 * h) & (A < 0.45 * BW * BH))   # not a frame around the tile
+    ok[0] = False
+    score = np.where(ok, in_count * np.maximum(0.05, 1.0 - 1.8 * d) * np.where(thin, 0.3, 1.0), 0.0)
+    best = int(np.argmax(score))
+    if score[best] <= 0:
         return None
     x, y, bw, bh, _ = stats[best]
-    keep = [best]
-    x0, y0, x1, y1 = x, y, x + bw, y + bh
-    for i in range(1, n):
-        if i == best:
-            continue
-        ix, iy, iw, ih, a = stats[i]
-        if a < 0.0025 * h * w:
-            continue
-        icx = ix + iw / 2
-        # accents: above the letter (or overlapping its top third), horizontally inside it
-        if x - 0.1 * bw <= icx <= x + 1.1 * bw and iy + ih <= y + 0.3 * bh and iy + ih >= y - 0.45 * bh:
-            keep.append(i)
-            x0, y0, x1, y1 = min(x0, ix), min(y0, iy), max(x1, ix + iw), max(y1, iy + ih)
-    sel = np.isin(labels[y0:y1, x0:x1], keep).astype(np.float32)
+    # accents: above the letter (or over its top third), horizontally inside it
+    icx = X + BW / 2
+    acc = (A >= 0.0025 * h * w) & (in_count >= 0.9 * A) & (icx >= x - 0.1 * bw) & (icx <= x + 1.1 * bw) \
+        & (Y + BH <= y + 0.3 * bh) & (Y + BH >= y - 0.45 * bh) & (BH < 0.6 * bh) & (BW < 0.85 * bw) \
+        & (BW < 3.5 * BH)
+    acc[0] = False
+    acc[best] = False
+    keep = [best] + [int(i) for i in np.nonzero(acc)[0]]
+    x0, y0 = int(min(st[keep, 0])), int(min(st[keep, 1]))
+    x1, y1 = int(max(st[keep, 0] + st[keep, 2])), int(max(st[keep, 1] + st[keep, 3]))
+    sub = labels[y0:y1, x0:x1]
+    sel = (sub == best) if len(keep) == 1 else np.isin(sub, keep)
+    sel = sel.astype(np.float32)
     gh, gw = sel.shape
     s = BOX / max(gh, gw)
     nw, nh = max(1, int(round(gw * s))), max(1, int(round(gh * s)))
@@ -166,29 +275,31 @@ def glyph_of(crop: np.ndarray, min_contrast: float = 28.0, polarity: int | None 
                  ((x0 + x1) / 2 / w, (y0 + y1) / 2 / h))
 
 
+_ORIENT = np.stack([np.cos(np.arange(9) * np.pi / 9), np.sin(np.arange(9) * np.pi / 9)], axis=1).astype(np.float32)
+_POOL = np.zeros((GLYPH * GLYPH, 16), np.float32)          # pixel -> 7x7 cell
+for _y in range(GLYPH):
+    for _x in range(GLYPH):
+        _POOL[_y * GLYPH + _x, (_y // 7) * 4 + _x // 7] = 1.0
+
+
 def hog(images: np.ndarray) -> np.ndarray:
-    """HOG of a batch (n, 28, 28) float: 7-px cells, 2x2-cell blocks, 9 unsigned bins, L2-Hys."""
+    """HOG-like descriptor of a batch (n, 28, 28): 7-px cells, 2x2-cell blocks, 9 orientations.
+
+    Orientation "bins" are soft: a gradient adds ``|g| cos^4(angle - bin)`` to every bin (two
+    small matrix products instead of arctan and scatter); blocks are L2-Hys normalised.
+    """
     n = images.shape[0]
-    im = images.astype(np.float32)
-    gx = np.zeros_like(im)
-    gy = np.zeros_like(im)
-    gx[:, :, 1:-1] = im[:, :, 2:] - im[:, :, :-2]
-    gy[:, 1:-1, :] = im[:, 2:, :] - im[:, :-2, :]
-    mag = np.hypot(gx, gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (9 / np.pi) - 0.5       # bin coordinate
-    b0 = np.floor(ang).astype(np.int64)
-    f = ang - b0
-    b0 %= 9
-    b1 = (b0 + 1) % 9
-    hist = np.zeros((n, 4, 4, 9), np.float32)
-    cell = (np.arange(GLYPH) // 7)
-    cy = np.broadcast_to(cell[None, :, None], im.shape)
-    cx = np.broadcast_to(cell[None, None, :], im.shape)
-    idx = np.broadcast_to(np.arange(n)[:, None, None], im.shape)
-    flat = hist.reshape(-1)
-    base = ((idx * 4 + cy) * 4 + cx) * 9
-    np.add.at(flat, (base + b0).ravel(), (mag * (1 - f)).ravel())
-    np.add.at(flat, (base + b1).ravel(), (mag * f).ravel())
+    im = images.astype(np.float32, copy=False).reshape(n, GLYPH, GLYPH)
+    g = np.zeros((2, n, GLYPH, GLYPH), np.float32)
+    g[0, :, :, 1:-1] = im[:, :, 2:] - im[:, :, :-2]
+    g[1, :, 1:-1, :] = im[:, 2:, :] - im[:, :-2, :]
+    g = g.reshape(2, -1)
+    proj = _ORIENT @ g                                     # (9, n*784) = |g| cos(angle - bin)
+    m2 = (g * g).sum(axis=0) + 1e-6
+    proj *= proj
+    proj *= proj
+    proj /= m2 * np.sqrt(m2)                               # |g| cos^4
+    hist = (proj.reshape(9 * n, GLYPH * GLYPH) @ _POOL).reshape(9, n, 4, 4).transpose(1, 2, 3, 0)
     blocks = np.concatenate([hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3)
     blocks = blocks.reshape(n, 9, 36)
     blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3
@@ -200,31 +311,82 @@ def hog(images: np.ndarray) -> np.ndarray:
 FEATURE_DIM = _HOG_DIM + 196 + 5
 
 
+def glyph_meta(g: Glyph) -> tuple[float, float, float, float, float]:
+    """The shape numbers that go with the image into the features."""
+    return (np.log(g.aspect), g.height * 2, g.ink, (g.parts - 1) * 0.5,
+            np.hypot(g.centre[0] - 0.5, g.centre[1] - 0.5) * 2)
+
+
+def features_from(images: np.ndarray, meta: np.ndarray) -> np.ndarray:
+    """Feature matrix from stacked glyph images (n, 28, 28) and meta rows (n, 5)."""
+    n = len(images)
+    out = np.empty((n, FEATURE_DIM), np.float32)
+    if n == 0:
+        return out
+    out[:, :_HOG_DIM] = hog(images)
+    out[:, _HOG_DIM:_HOG_DIM + 196] = images.reshape(-1, 14, 2, 14, 2).mean(axis=(2, 4)).reshape(-1, 196)
+    out[:, -5:] = meta
+    return out
+
+
 def features(glyphs: list[Glyph]) -> np.ndarray:
     """Feature matrix (n, FEATURE_DIM) float32 for a list of glyphs."""
     if not glyphs:
         return np.zeros((0, FEATURE_DIM), np.float32)
-    ims = np.stack([g.image for g in glyphs])
-    out = np.empty((len(glyphs), FEATURE_DIM), np.float32)
-    out[:, :_HOG_DIM] = hog(ims)
-    out[:, _HOG_DIM:_HOG_DIM + 196] = ims.reshape(-1, 14, 2, 14, 2).mean(axis=(2, 4)).reshape(-1, 196)
-    out[:, -5:] = [(np.log(g.aspect), g.height * 2, g.ink, (g.parts - 1) * 0.5,
-                    np.hypot(g.centre[0] - 0.5, g.centre[1] - 0.5) * 2) for g in glyphs]
-    return out
+    return features_from(np.stack([g.image for g in glyphs]), np.array([glyph_meta(g) for g in glyphs], np.float32))
+
+
+# --------------------------------------------------------------------------- small CNN
+
+C1, C2, FC = 12, 24, 128      # conv channels and hidden width of the CNN
+
+
+def im2col(x: np.ndarray, k: int) -> np.ndarray:
+    """(B, H, W, C) -> (B*H*W, k*k*C) patches ordered (ky, kx, c), 'same' zero padding."""
+    b, h, w, c = x.shape
+    p = k // 2
+    xp = np.zeros((b, h + 2 * p, w + 2 * p, c), np.float32)
+    xp[:, p:p + h, p:p + w] = x
+    cols = np.concatenate([xp[:, dy:dy + h, dx:dx + w] for dy in range(k) for dx in range(k)], axis=3)
+    return cols.reshape(b * h * w, k * k * c)
+
+
+def maxpool2(x: np.ndarray) -> np.ndarray:
+    return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 1::2, 0::2]), np.maximum(x[:, 0::2, 1::2], x[:, 1::2, 1::2]))
+
+
+def cnn_forward(params: dict, images: np.ndarray, meta: np.ndarray, cache: bool = False):
+    """Logits (B, classes) of the CNN; with ``cache`` also the activations for training."""
+    b = len(images)
+    x = images.reshape(b, GLYPH, GLYPH, 1).astype(np.float32, copy=False)
+    c1 = im2col(x, 5)
+    a1 = np.maximum(c1 @ params["k1"] + params["b1"], 0).reshape(b, GLYPH, GLYPH, C1)
+    p1 = maxpool2(a1)                                          # (B,14,14,C1)
+    c2 = im2col(p1, 3)
+    a2 = np.maximum(c2 @ params["k2"] + params["b2"], 0).reshape(b, 14, 14, C2)
+    p2 = maxpool2(a2)                                          # (B,7,7,C2)
+    f = np.concatenate([p2.reshape(b, -1), (meta - params["mmean"]) / params["mstd"]], axis=1)
+    h = np.maximum(f @ params["w3"] + params["b3"], 0)
+    logits = h @ params["w4"] + params["b4"]
+    if cache:
+        return logits, dict(c1=c1, a1=a1, p1=p1, c2=c2, a2=a2, p2=p2, f=f, h=h)
+    return logits, h
 
 
 # --------------------------------------------------------------------------- model
 
 
 class LetterModel:
-    """The trained perceptron: ``classes`` (letters + ROT + NONE), normalisation, weights."""
+    """The trained classifier: ``classes`` (letters + ROT + NONE) and its weights.
 
-    def __init__(self, classes: str, mean, std, w1, b1, w2, b2, info: dict | None = None):
+    ``kind`` "cnn" (the default model: two conv layers on the 28x28 glyph plus the shape
+    numbers) or "mlp" (a perceptron on HOG + pixel features).
+    """
+
+    def __init__(self, classes: str, params: dict, kind: str = "cnn", info: dict | None = None):
         self.classes = classes
-        self.mean = np.asarray(mean, np.float32)
-        self.std = np.asarray(std, np.float32)
-        self.w1, self.b1 = np.asarray(w1, np.float32), np.asarray(b1, np.float32)
-        self.w2, self.b2 = np.asarray(w2, np.float32), np.asarray(b2, np.float32)
+        self.kind = kind
+        self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
         self.info = info or {}
         self.index = {c: i for i, c in enumerate(classes)}
 
@@ -233,29 +395,37 @@ class LetterModel:
     def load(cls, path: str | Path = MODEL_PATH) -> "LetterModel":
         try:
             z = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
+            info = {k[5:]: z[k].item() for k in z.files if k.startswith("info_")}
+            params = {k[2:]: z[k] for k in z.files if k.startswith("p_")}
+            return cls(str(z["classes"]), params, str(z["kind"]), info)
+        except (OSError, ValueError, KeyError) as e:
             raise VisionError(f"The letter model {path} is missing or damaged; "
                               "run calibration/train_letters.py to make it.", "no-model") from e
-        info = {k[5:]: z[k].item() for k in z.files if k.startswith("info_")}
-        return cls(str(z["classes"]), z["mean"], z["std"], z["w1"], z["b1"], z["w2"], z["b2"], info)
 
     def save(self, path: str | Path = MODEL_PATH) -> None:
         extra = {f"info_{k}": np.asarray(v) for k, v in self.info.items()}
-        np.savez_compressed(path, classes=np.asarray(self.classes), mean=self.mean, std=self.std,
-                            w1=self.w1.astype(np.float16), b1=self.b1, w2=self.w2.astype(np.float16),
-                            b2=self.b2, **extra)
+        ps = {f"p_{k}": (v.astype(np.float16) if v.size > 4096 else v) for k, v in self.params.items()}
+        np.savez_compressed(path, classes=np.asarray(self.classes), kind=np.asarray(self.kind), **ps, **extra)
 
     # -- inference
-    def hidden(self, x: np.ndarray) -> np.ndarray:
-        z = (x - self.mean) / self.std
-        return np.maximum(z @ self.w1 + self.b1, 0.0)
+    def forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits, hidden-layer embedding) for glyph images (n, 28, 28) and meta rows (n, 5)."""
+        p = self.params
+        if self.kind == "cnn":
+            return cnn_forward(p, images, meta)
+        x = features_from(images, meta)
+        h = np.maximum(((x - p["mean"]) / p["std"]) @ p["w1"] + p["b1"], 0.0)
+        return h @ p["w2"] + p["b2"], h
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        return self.hidden(x) @ self.w2 + self.b2
+    def probabilities(self, images: np.ndarray, meta: np.ndarray, letters: str | None = None,
+                      logits: np.ndarray | None = None, upright: bool = True) -> tuple[np.ndarray, str]:
+        """Softmax over the classes allowed by ``letters`` plus ROT and NONE (last two columns).
 
-    def probabilities(self, x: np.ndarray, letters: str | None = None) -> tuple[np.ndarray, str]:
-        """Softmax over the classes allowed by ``letters`` (plus ROT and NONE)."""
-        lg = self.logits(x)
+        ``upright=True`` (reading, once the board's orientation is known): a tile is not turned,
+        so the ROT class is given no weight and the rest renormalised; ROT stays in the returned
+        classes with probability 0.  ``upright=False`` for scoring orientations.
+        """
+        lg = self.forward(images, meta)[0] if logits is None else logits
         classes = self.classes
         if letters is not None:
             cols = [self.index[c] for c in _allowed(letters, self.classes)]
@@ -263,6 +433,8 @@ class LetterModel:
             classes = "".join(self.classes[i] for i in cols)
         lg = lg - lg.max(axis=1, keepdims=True)
         p = np.exp(lg)
+        if upright:
+            p[:, classes.index(ROT)] = 0.0
         return p / p.sum(axis=1, keepdims=True), classes
 
 
@@ -282,18 +454,39 @@ def default_model() -> LetterModel:
     return _DEFAULT
 
 
+def _pix(ims: np.ndarray) -> np.ndarray:
+    """Blurred 14x14 glyph pixels, unit length: a font-agnostic shape vector."""
+    n = len(ims)
+    small = ims.reshape(n, 14, 2, 14, 2).mean(axis=(2, 4))
+    small = np.stack([cv2.GaussianBlur(a, (3, 3), 0.8) for a in small]).reshape(n, -1)
+    small -= small.mean(axis=1, keepdims=True)
+    return small / (np.linalg.norm(small, axis=1, keepdims=True) + 1e-6)
+
+
 @dataclass
 class Prototypes:
-    """Per-set examples: hidden-layer embeddings of the players' own tiles, with labels."""
+    """Per-set examples of the players' own tiles: model embeddings and glyph shapes, with labels.
+
+    Similarity of a glyph to a prototype = mean of the cosine in the model's hidden layer and
+    the correlation of blurred glyph pixels (the latter still works for a font the model has
+    never seen).
+    """
 
     labels: list[str] = field(default_factory=list)
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    pixels: np.ndarray = field(default_factory=lambda: np.zeros((0, 196), np.float32))
 
-    def add(self, label: str, vec: np.ndarray) -> None:
-        v = np.asarray(vec, np.float32).reshape(1, -1)
+    def add(self, label: str, hidden: np.ndarray, image: np.ndarray) -> None:
+        v = np.asarray(hidden, np.float32).reshape(1, -1)
         v = v / (np.linalg.norm(v) + 1e-6)
+        px = _pix(np.asarray(image, np.float32).reshape(1, GLYPH, GLYPH))
         self.vectors = v if self.vectors.size == 0 else np.vstack([self.vectors, v])
+        self.pixels = px if len(self.labels) == 0 else np.vstack([self.pixels, px])
         self.labels.append(label)
+
+    def similarity(self, hidden: np.ndarray, images: np.ndarray) -> np.ndarray:
+        h = hidden / (np.linalg.norm(hidden, axis=1, keepdims=True) + 1e-6)
+        return 0.5 * (h @ self.vectors.T) + 0.5 * (_pix(images) @ self.pixels.T)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -309,17 +502,24 @@ class LetterGuess:
     top: list[tuple[str, float]] = field(default_factory=list)
 
 
+def stack(glyphs: list[Glyph]) -> tuple[np.ndarray, np.ndarray]:
+    """Glyph images (n, 28, 28) float32 and meta rows (n, 5)."""
+    if not glyphs:
+        return np.zeros((0, GLYPH, GLYPH), np.float32), np.zeros((0, 5), np.float32)
+    return np.stack([g.image for g in glyphs]), np.array([glyph_meta(g) for g in glyphs], np.float32)
+
+
 def classify_glyphs(glyphs: list[Glyph], letters: str, model: LetterModel | None = None,
-                    prototypes: Prototypes | None = None, proto_weight: float = 0.6,
-                    upright_only: bool = False) -> list[LetterGuess]:
+                    prototypes: Prototypes | None = None, proto_weight: float = 0.7) -> list[LetterGuess]:
     """Classify normalised glyphs; probabilities restricted to ``letters`` + ROT + NONE."""
     if not glyphs:
         return []
     model = model or default_model()
-    x = features(glyphs)
-    p, classes = model.probabilities(x, letters)
+    ims, meta = stack(glyphs)
+    logits, hid = model.forward(ims, meta)
+    p, classes = model.probabilities(ims, meta, letters, logits=logits)
     if prototypes is not None and len(prototypes):
-        p, classes = _mix_prototypes(model, x, p, classes, letters, prototypes, proto_weight)
+        p, classes = _mix_prototypes(prototypes.similarity(hid, ims), p, classes, prototypes, proto_weight)
     out = []
     for k, g in enumerate(glyphs):
         order = np.argsort(-p[k])[:3]
@@ -328,39 +528,54 @@ def classify_glyphs(glyphs: list[Glyph], letters: str, model: LetterModel | None
     return out
 
 
-def _mix_prototypes(model, x, p, classes, letters, protos: Prototypes, weight: float):
-    """Blend model probabilities with a nearest-prototype distribution (cosine, hidden space)."""
-    h = model.hidden(x)
-    h = h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-6)
-    sim = h @ protos.vectors.T                      # (n, m)
-    labels = list(dict.fromkeys(l for l in protos.labels))
+def embed(glyphs: list[Glyph], model: LetterModel | None = None) -> np.ndarray:
+    """Hidden-layer vectors of glyphs (what per-set prototypes are compared in)."""
+    model = model or default_model()
+    ims, meta = stack(glyphs)
+    return model.forward(ims, meta)[1]
+
+
+def _mix_prototypes(sim, p, classes, protos: "Prototypes", weight: float):
+    """Blend model probabilities with a nearest-prototype distribution (``sim``: (n, m))."""
+    labels = list(dict.fromkeys(protos.labels))
     extra = [l for l in labels if l not in classes]
     if extra:                                      # letters known only from prototypes
         classes = classes[:-2] + "".join(extra) + classes[-2:]
         p = np.hstack([p[:, :-2], np.zeros((len(p), len(extra)), p.dtype), p[:, -2:]])
-    best = np.full((len(x), len(classes)), -1.0, np.float32)
+    best = np.full((len(sim), len(classes)), -1.0, np.float32)
     col = {c: i for i, c in enumerate(classes)}
     for j, lab in enumerate(protos.labels):
         i = col.get(lab)
         if i is not None:
             best[:, i] = np.maximum(best[:, i], sim[:, j])
     # similarity -> distribution (sharp); classes without prototypes get nothing
-    q = np.where(best > -1, np.exp((best - best.max(axis=1, keepdims=True)) * 25.0), 0.0)
+    q = np.where(best > -1, np.exp((best - best.max(axis=1, keepdims=True)) * 30.0), 0.0)
     q /= q.sum(axis=1, keepdims=True) + 1e-9
     top_sim = best.max(axis=1, keepdims=True)
     # trust prototypes in proportion to how close the nearest one is
-    w = weight * np.clip((top_sim - 0.5) / 0.4, 0.0, 1.0)
+    w = weight * np.clip((top_sim - 0.6) / 0.3, 0.0, 1.0)
     mixed = (1 - w) * p + w * q
     return mixed / mixed.sum(axis=1, keepdims=True), classes
 
 
 def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = None,
-                  prototypes: Prototypes | None = None) -> LetterGuess:
-    """One crop -> LetterGuess (label '' when the crop has no ink)."""
-    g = glyph_of(crop)
-    if g is None:
+                  prototypes: Prototypes | None = None, polarity: int | None = None,
+                  board: bool = False) -> LetterGuess:
+    """One crop -> LetterGuess (label '' when the crop has no ink).
+
+    Without ``polarity`` both (dark ink, light ink) are tried and the reading with the more
+    confident letter is kept: a wrong polarity gives a blob the model calls NONE.
+    """
+    gray = to_gray(crop)
+    glyphs = []
+    for pol in ((polarity,) if polarity else (1, -1)):
+        g = glyph_of(crop, pol, gray=gray, board=board)
+        if g is not None:
+            glyphs.append(g)
+    if not glyphs:
         return LetterGuess("", 1.0, None, [])
-    return classify_glyphs([g], letters, model, prototypes)[0]
+    guesses = classify_glyphs(glyphs, letters, model, prototypes)
+    return max(guesses, key=lambda q: (q.label not in (ROT, NONE), q.confidence))
 
 
 # --------------------------------------------------------------------------- tesseract
@@ -369,21 +584,29 @@ def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = No
 def tesseract_classify(crop: np.ndarray, letters: str) -> tuple[str, float]:
     """Second opinion from tesseract (single-character mode, whitelist, Otsu).
 
-    Returns ``(letter, confidence 0..1)`` or ``("", 0.0)``; slow (a process per call, ~0.1 s).
+    Returns ``(letter, confidence 0..1)`` or ``("", 0.0)``; slow (a process per call, ~0.15 s).
+    The crop is binarised like the letter model sees it, enlarged 3x, smoothed and
+    re-thresholded (Otsu), black on white with a white border.
     """
     import pytesseract
 
     gray = to_gray(crop)
-    mask, _ = binarise(gray)
-    if mask is None:
+    best_mask = None
+    for pol in (1, -1):               # keep the polarity whose glyph looks most like a letter
+        g = glyph_of(crop, pol, gray=gray)
+        if g is not None and (best_mask is None or g.height > best_mask[1]):
+            m, _ = binarise(gray, 28.0, pol)
+            best_mask = (m, g.height)
+    if best_mask is None:
         return "", 0.0
-    img = np.where(mask > 0, 0, 255).astype(np.uint8)          # black ink on white
-    img = cv2.copyMakeBorder(cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST),
-                             16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+    img = np.where(best_mask[0] > 0, 0, 255).astype(np.uint8)
+    img = cv2.resize(img, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    _, img = cv2.threshold(cv2.GaussianBlur(img, (3, 3), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    img = cv2.copyMakeBorder(img, 30, 30, 30, 30, cv2.BORDER_CONSTANT, value=255)
     wl = "".join(dict.fromkeys(letters.upper()))
-    cfg = f"--psm 10 --oem 1 -c tessedit_char_whitelist={wl}"
+    cfg = f"--psm 10 -c tessedit_char_whitelist={wl}"
     try:
-        d = pytesseract.image_to_data(img, config=cfg, lang="eng", output_type=pytesseract.Output.DICT)
+        d = pytesseract.image_to_data(img, config=cfg, output_type=pytesseract.Output.DICT)
     except Exception:  # tesseract missing or failing: no opinion
         return "", 0.0
     best = ("", 0.0)
@@ -393,6 +616,6 @@ def tesseract_classify(crop: np.ndarray, letters: str) -> tuple[str, float]:
             c = float(c)
         except (TypeError, ValueError):
             continue
-        if len(t) == 1 and t in wl and c / 100 > best[1]:
-            best = (t, c / 100)
+        if t and t[0] in wl and max(c, 1.0) / 100 > best[1]:
+            best = (t[0], max(c, 1.0) / 100)
     return best

@@ -1,0 +1,175 @@
+"""Per-set calibration: learn the players' own tiles from one photo of the tile sheet.
+
+The players lay one tile of every letter (and a blank) on the board as described in
+``calibration/tile_sheet.md`` and take one photo from where the camera will stay.  From it we
+keep, in a small ``.npz`` "set profile":
+
+* the letters' own shapes as prototypes (model embedding + glyph pixels, a few small
+  distortions each) -- nearest-prototype votes are mixed into the letter model's answer, so
+  an unusual font is read right, and letters the model was never trained on become readable;
+* the ink polarity (dark letters on light tiles, or light on dark);
+* the tile colour (Lab), which tells blank tiles from empty squares and helps tile/empty.
+
+    from calibration.set_profile import calibrate, SetProfile
+    profile = calibrate(photo, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")     # or calibrate_rectified(rect, ...)
+    profile.save("my-set.npz"); profile = SetProfile.load("my-set.npz")
+    BoardReader(letters, profile=profile)          # vision.read
+
+Nothing here knows game rules; the letters are whatever the set has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from vision import letters as L
+from vision import read as R
+from vision.errors import VisionError
+
+GRID = 15
+SHEET_ROWS = (1, 3, 5, 7, 9, 11, 13)    # 0-based rows used, top to bottom (2nd, 4th, 6th... row)
+SHEET_COLS = tuple(range(1, 14))        # 0-based columns used, left to right (2nd ... 14th)
+
+
+def sheet_positions(n: int) -> list[tuple[int, int]]:
+    """The first ``n`` sheet squares in reading order (row, col), 0-based."""
+    slots = [(r, c) for r in SHEET_ROWS for c in SHEET_COLS]
+    if n > len(slots):
+        raise VisionError(f"The tile sheet has room for {len(slots)} tiles, not {n}.", "bad-input")
+    return slots[:n]
+
+
+def sheet_layout(letters: str, blanks: int = 1) -> dict[tuple[int, int], str]:
+    """Square -> tile ('?' for a blank) of the sheet for ``letters`` (in the order given)."""
+    seq = list(dict.fromkeys(letters.upper().replace("?", ""))) + ["?"] * blanks
+    return dict(zip(sheet_positions(len(seq)), seq))
+
+
+def _model_id(model: L.LetterModel) -> str:
+    h = hashlib.sha1()
+    for k in sorted(model.params):
+        h.update(np.ascontiguousarray(model.params[k]).tobytes()[:4096])
+    return h.hexdigest()[:12]
+
+
+@dataclass
+class SetProfile:
+    """What was learnt about one tile set."""
+
+    letters: str
+    polarity: int
+    tile_lab: np.ndarray | None
+    prototypes: L.Prototypes = field(default_factory=L.Prototypes)
+    model_id: str = ""
+    details: dict = field(default_factory=dict)
+
+    def save(self, path: str | Path) -> None:
+        p = self.prototypes
+        np.savez_compressed(path, letters=np.asarray(self.letters), polarity=np.asarray(self.polarity),
+                            tile_lab=np.asarray(self.tile_lab if self.tile_lab is not None else [np.nan] * 3,
+                                                np.float32),
+                            labels=np.asarray("".join(p.labels)), vectors=p.vectors.astype(np.float16),
+                            pixels=p.pixels.astype(np.float16), model_id=np.asarray(self.model_id))
+
+    @classmethod
+    def load(cls, path: str | Path, model: L.LetterModel | None = None) -> "SetProfile":
+        try:
+            z = np.load(path, allow_pickle=False)
+            tl = z["tile_lab"].astype(np.float32)
+            protos = L.Prototypes(list(str(z["labels"])), z["vectors"].astype(np.float32),
+                                  z["pixels"].astype(np.float32))
+            prof = cls(str(z["letters"]), int(z["polarity"]), None if np.isnan(tl).any() else tl, protos,
+                       str(z["model_id"]))
+        except (OSError, ValueError, KeyError) as e:
+            raise VisionError(f"{path}: not a tile-set profile (made by calibration/set_profile.py).",
+                              "bad-input") from e
+        model = model or L.default_model()
+        if prof.model_id and prof.model_id != _model_id(model):
+            raise VisionError(f"{path}: this set profile was made with another letter model; "
+                              "photograph the tile sheet again.", "stale-profile")
+        return prof
+
+
+def _variants(g: L.Glyph, rng: np.random.Generator, n: int) -> list[L.Glyph]:
+    """The glyph and ``n`` small distortions of it (turn, scale, shift, stroke weight)."""
+    out = [g]
+    c = L.GLYPH / 2
+    for _ in range(n):
+        a = np.radians(rng.normal(0, 4))
+        sx, sy = rng.uniform(0.9, 1.08, 2)
+        A = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ np.diag([sx, sy])
+        t = np.array([c, c]) - A @ np.array([c, c]) + rng.normal(0, 0.6, 2)
+        img = cv2.warpAffine(g.image, np.hstack([A, t[:, None]]).astype(np.float32), (L.GLYPH, L.GLYPH))
+        if rng.random() < 0.3:
+            img = (cv2.GaussianBlur(img, (3, 3), 0.7) > (0.3 if rng.random() < 0.5 else 0.65)).astype(np.float32)
+        out.append(L.Glyph(img, g.aspect * sx / sy, g.height * sy, g.ink, g.parts, g.contrast, g.centre))
+    return out
+
+
+def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: L.LetterModel | None = None,
+                        variants: int = 6, seed: int = 0) -> SetProfile:
+    """Learn a set from a rectified picture of its tile sheet (any quarter turn)."""
+    model = model or L.default_model()
+    layout = sheet_layout(letters, blanks)
+    reader = R.BoardReader(letters, model=model)
+    rect = R.as_board(rect)
+    best = None
+    for k in range(4):
+        an = R.Analysis(np.ascontiguousarray(np.rot90(rect, k)))
+        for pol in (1, -1):
+            gl = {rc: an.glyph(pol, *rc) for rc in layout if layout[rc] != "?"}
+            big = {rc: g for rc, g in gl.items() if g is not None and g.height >= 0.25}
+            # squares that should be empty but hold a big glyph count against this reading
+            others = [an.glyph(pol, r, c) for r in range(GRID) for c in range(GRID)
+                      if (r, c) not in layout and an.peak(pol)[r, c] >= R.PEAK_MIN]
+            stray = sum(1 for g in others if g is not None and g.height >= 0.3)
+            fit = len(big) - stray
+            if big:
+                p, _ = reader._classify(list(big.values()))
+                fit += 0.5 * float(p[:, :-2].max(axis=1).mean())
+            if best is None or fit > best[0]:
+                best = (fit, k, pol, an, big)
+    fit, k, pol, an, big = best
+    wanted = sum(1 for v in layout.values() if v != "?")
+    if len(big) < 0.8 * wanted:
+        raise VisionError(f"Only {len(big)} of the {wanted} letters of the tile sheet were found; lay them out as "
+                          "calibration/tile_sheet.md shows and take the photo again.", "bad-sheet")
+    rng = np.random.default_rng(seed)
+    protos = L.Prototypes()
+    for rc, g in big.items():
+        vs = _variants(g, rng, variants)
+        ims, meta = L.stack(vs)
+        hid = model.forward(ims, meta)[1]
+        for v, h in zip(vs, hid):
+            protos.add(layout[rc], h, v.image)
+    face = an.face_lab(pol)
+    tiles = [face[rc] for rc in layout if rc in big or layout[rc] == "?"]
+    tile_lab = np.median(np.array(tiles), axis=0).astype(np.float32) if tiles else None
+    return SetProfile("".join(dict.fromkeys(letters.upper().replace("?", ""))), pol, tile_lab, protos,
+                      _model_id(model), {"orientation": k, "found": len(big), "wanted": wanted})
+
+
+def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **kw) -> SetProfile:
+    """Learn a set from a photo of its tile sheet (board located automatically, or ``corners``)."""
+    return calibrate_rectified(R.rectify_photo(image, "tile sheet", corners), letters, blanks, **kw)
+
+
+def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.stdout, *, blanks: int = 1,
+                   corners=None) -> int:
+    """CLI: photo of the tile sheet -> profile file.  Prints one summary line or an ERROR line."""
+    try:
+        prof = calibrate(R._load(image_path), letters, blanks, corners)
+        prof.save(profile_path)
+    except VisionError as e:
+        print(f"ERROR: {e}", file=out)
+        return 1
+    print(f"saved {profile_path}: {prof.details['found']} of {prof.details['wanted']} letters learnt, "
+          f"{'dark' if prof.polarity > 0 else 'light'} letters", file=out)
+    return 0

@@ -1,0 +1,291 @@
+"""Benchmark of square and letter reading (a script, not a test).
+
+    .venv/bin/python scripts/bench_read.py                 # everything, ~10 minutes
+    .venv/bin/python scripts/bench_read.py --boards 50 --skip-photos --skip-tesseract
+
+Parts:
+* rendered boards (``vision/render.py``: every tile and board style, perspective, blur, glare,
+  noise, hands), read cold and with an empty-board reference, from the true corners with
+  locator-sized noise; "hard camera" = the full range the training uses, "standard camera" =
+  half the tilt, blur, noise and shading (a tablet on a stand); fonts never trained on are
+  reported separately;
+* locate + rectify + read time on 1920x1080 frames (one core), and re-read time with the board
+  tracked and unchanged squares reused;
+* the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
+  with tesseract (single-character mode, whitelist, Otsu) for comparison;
+* what it reads on a few ../shared/photos/jheidel photos (corners marked by hand below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SHARED = ROOT.parent / "shared"
+
+from vision import letters as L  # noqa: E402
+from vision import read as R  # noqa: E402
+from vision.geometry import rectify  # noqa: E402
+from vision.render import font_paths, random_scene  # noqa: E402
+
+ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# Photos read by the automatic locator (vision.locate).  The tiles on them were read by eye from
+# the rectified pictures (row 0 = top, column 0 = left, '?' = blank tile) to score the reader.
+# If the locator is not available, the corners below (found by it and checked by eye on the
+# rectified pictures) are used instead.
+def _rows(marks: dict[int, str]) -> list[str]:
+    return [marks.get(r, "." * 15) for r in range(15)]
+
+
+PHOTOS = {
+    "IMG_20141025_163920.jpg": dict(
+        corners=[[245.4, 401.4], [1016.5, 376.8], [1147.9, 1244.6], [195.6, 1274.6]],
+        truth=_rows({7: "....RIEA.......", 8: "....S..........", 9: "....S..........", 10: "....E..........",
+                     11: "....V..........", 12: "....D.........."})),
+    "IMG_20141025_164052.jpg": dict(
+        corners=[[250.4, 392.8], [967.5, 392.5], [997.1, 1201.8], [189.1, 1180.2]],
+        truth=_rows({6: "...........P...", 7: "....RIEA...?AN.", 8: "....S......O...", 9: "....S......Z...",
+                     10: "....E......A...", 11: "....V.....RENH.", 12: "....D........?."})),
+    "IMG_20151016_165517.jpg": dict(
+        corners=[[247.5, 484.1], [864.3, 366.7], [1126.7, 1007.4], [381.6, 1194.5]],
+        truth=_rows({5: "......W........", 6: "......I........", 7: "...BENDS.......", 8: "......E........",
+                     9: "......R........"})),
+}
+
+
+def score_board(truth: list[str], covered: np.ndarray, got: list[str]) -> dict:
+    """Counts for one board: tiles right/abstained/wrong, empties, covered squares."""
+    c = dict(tiles=0, tiles_right=0, tiles_unread=0, tiles_wrong=0, empty=0, empty_right=0, empty_unread=0,
+             empty_wrong=0, covered=0, covered_ok=0, covered_wrong=0)
+    for r in range(15):
+        for k in range(15):
+            t, g, cov = truth[r][k], got[r][k], covered[r, k]
+            if cov >= 0.3:
+                c["covered"] += 1
+                if g in (R.COVERED, t):
+                    c["covered_ok"] += 1
+                else:
+                    c["covered_wrong"] += 1
+                continue
+            if cov > 0.02:
+                if g not in (R.COVERED, t):
+                    c["covered_wrong"] += 1
+                continue
+            if t == ".":
+                c["empty"] += 1
+                c["empty_right" if g == "." else "empty_unread" if g == R.COVERED else "empty_wrong"] += 1
+            else:
+                c["tiles"] += 1
+                c["tiles_right" if g == t else "tiles_unread" if g == R.COVERED else "tiles_wrong"] += 1
+    return c
+
+
+def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
+                  corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True) -> dict:
+    rng = np.random.default_rng(seed)
+    fonts = font_paths(role)
+    tot: dict = {}
+    boards = boards_clean = boards_full = 0
+    ms = []
+    errors = []
+    for i in range(n):
+        sc = random_scene(rng, alphabet, fonts, size=(1920, 1080), cell=56, with_reference=reference, hard=hard)
+        cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
+        corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
+        rect = rectify(sc.frame, corners, R.CELL)
+        ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
+        reader = R.BoardReader(alphabet, reference=ref)
+        try:
+            rd = reader.read(rect)
+            got = rd.labels
+            ms.append(rd.ms)
+        except Exception as e:  # a refused picture counts as every square unread
+            got = ["#" * 15] * 15
+            errors.append((i, f"refused: {e}"))
+        c = score_board(sc.labels, sc.covered, got)
+        for k, v in c.items():
+            tot[k] = tot.get(k, 0) + v
+        boards += 1
+        wrong = c["tiles_wrong"] + c["empty_wrong"] + c["covered_wrong"]
+        boards_clean += wrong == 0
+        boards_full += wrong == 0 and c["tiles_unread"] == 0 and c["empty_unread"] == 0
+        if wrong and len(errors) < show_errors:
+            diffs = [(r, k, sc.labels[r][k], got[r][k]) for r in range(15) for k in range(15)
+                     if got[r][k] not in (sc.labels[r][k], "#") and sc.covered[r, k] <= 0.02]
+            errors.append((i, diffs[:8]))
+    tot.update(boards=boards, boards_no_error=boards_clean, boards_all_read=boards_full,
+               ms_median=float(np.median(ms)) if ms else float("nan"), errors=errors)
+    return tot
+
+
+def report_renders(name: str, t: dict) -> str:
+    tiles = max(1, t["tiles"])
+    lines = [f"{name}: {t['boards']} boards, {t['tiles']} tiles, {t['empty']} empty squares, {t['covered']} covered",
+             f"  tiles read right {t['tiles_right'] / tiles:.4f}, unread '#' {t['tiles_unread'] / tiles:.4f}, "
+             f"wrong {t['tiles_wrong'] / tiles:.4f}",
+             f"  empty squares right {t['empty_right'] / max(1, t['empty']):.4f}, '#' "
+             f"{t['empty_unread'] / max(1, t['empty']):.4f}, wrong {t['empty_wrong'] / max(1, t['empty']):.4f}",
+             f"  covered squares reported '#' (or right) {t['covered_ok'] / max(1, t['covered']):.4f}, "
+             f"guessed wrong (incl. partly covered) {t['covered_wrong']}",
+             f"  boards with no wrong square {t['boards_no_error'] / t['boards']:.4f}, "
+             f"all squares read {t['boards_all_read'] / t['boards']:.4f}; read {t['ms_median']:.1f} ms median"]
+    for e in t["errors"][:10]:
+        lines.append(f"    board {e[0]}: {e[1]}")
+    return "\n".join(lines)
+
+
+def bench_speed(n: int, seed: int) -> str:
+    """locate + rectify + read on 1920x1080 frames; re-read with the board tracked."""
+    cv2.setNumThreads(1)
+    try:
+        from vision.locate import locate_board
+    except ImportError:
+        locate_board = None
+    rng = np.random.default_rng(seed)
+    full, loc_ms, reread, located = [], [], [], 0
+    for i in range(n):
+        sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
+                          n_tiles=int(rng.integers(20, 90)), hard=False)
+        reader = R.BoardReader(ENGLISH)
+        t0 = time.perf_counter()
+        corners = sc.corners
+        if locate_board is not None:
+            try:
+                corners = locate_board(sc.frame).corners
+                located += 1
+            except Exception:
+                corners = sc.corners
+        t1 = time.perf_counter()
+        rect = rectify(sc.frame, corners, R.CELL)
+        reader.read(rect)
+        t2 = time.perf_counter()
+        full.append((t2 - t0) * 1000)
+        loc_ms.append((t1 - t0) * 1000)
+        # tracked: same corners, new frame with a little noise -> rectify + read again
+        f2 = np.clip(sc.frame.astype(np.int16) + rng.integers(-2, 3, sc.frame.shape), 0, 255).astype(np.uint8)
+        t3 = time.perf_counter()
+        reader.read(rectify(f2, corners, R.CELL))
+        reread.append((time.perf_counter() - t3) * 1000)
+    return (f"speed (one core, {n} frames 1920x1080; locator found {located}/{n}): "
+            f"locate {np.median(loc_ms):.1f} ms, locate+rectify+read {np.median(full):.1f} ms median "
+            f"(p90 {np.percentile(full, 90):.1f}); tracked re-read (rectify+read) {np.median(reread):.1f} ms median")
+
+
+def bench_jheidel(tesseract: bool, limit: int = 0) -> str:
+    base = SHARED / "crops" / "jheidel"
+    if not base.is_dir():
+        return "jheidel crops: ../shared/crops/jheidel not found (skipped)"
+    items = []
+    for d in sorted(base.iterdir()):
+        if d.is_dir():
+            lab = "." if d.name.lower() == "star" else d.name.upper()
+            items += [(f, lab) for f in sorted(d.glob("*.png"))]
+    model = L.default_model()
+    ok = unread = 0
+    t0 = time.perf_counter()
+    confusions: dict = {}
+    for f, lab in items:
+        got, conf = R.classify_tile(cv2.imread(str(f)), ENGLISH, None, model)
+        ok += got == lab
+        unread += got == R.COVERED
+        if got not in (lab, R.COVERED):
+            confusions[(lab, got)] = confusions.get((lab, got), 0) + 1
+    ms = (time.perf_counter() - t0) * 1000 / len(items)
+    top = sorted(confusions.items(), key=lambda kv: -kv[1])[:8]
+    out = [f"jheidel real crops (held out, {len(items)}): right {ok / len(items):.4f}, "
+           f"'#' (unsure) {unread / len(items):.4f}, wrong {(len(items) - ok - unread) / len(items):.4f}; "
+           f"{ms:.2f} ms per crop; commonest mistakes {top}"]
+    if tesseract:
+        sub = items if not limit else items[::max(1, len(items) // limit)]
+        tok = 0
+        t0 = time.perf_counter()
+        for f, lab in sub:
+            got, _ = L.tesseract_classify(cv2.imread(str(f)), ENGLISH)
+            tok += (got or ".") == lab
+        tms = (time.perf_counter() - t0) * 1000 / len(sub)
+        out.append(f"tesseract on the same crops ({len(sub)}): right {tok / len(sub):.4f}, {tms:.0f} ms per crop")
+    return "\n".join(out)
+
+
+def bench_photos() -> str:
+    base = SHARED / "photos" / "jheidel"
+    if not base.is_dir():
+        return "jheidel photos: not found (skipped)"
+    try:
+        import vision.locate  # noqa: F401
+        auto = True
+    except ImportError:
+        auto = False
+    out = []
+    for name, info in PHOTOS.items():
+        p = base / name
+        if not p.exists():
+            continue
+        img0 = cv2.imread(str(p))
+        how = "automatic locator" if auto else "stored corners"
+        for turn in (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180):
+            if turn is not None and not auto:
+                continue
+            img = img0 if turn is None else cv2.rotate(img0, turn)
+            label = name + ("" if turn is None else f" (photo turned {'90' if turn == cv2.ROTATE_90_CLOCKWISE else '180'})")
+            try:
+                rd = R.read_image(img, ENGLISH, corners=None if auto else info["corners"], name=name)
+                c = score_board(info["truth"], np.zeros((15, 15)), rd.labels)
+                out.append(f"{label} ({how}, read turned by {rd.orientation}, {rd.ms:.0f} ms): tiles right "
+                           f"{c['tiles_right']}/{c['tiles']}, unread {c['tiles_unread']}, wrong {c['tiles_wrong']}; "
+                           f"empty squares right {c['empty_right']}/{c['empty']}, '#' {c['empty_unread']}, "
+                           f"wrong {c['empty_wrong']}")
+                if turn is None:
+                    out += ["    " + row + "   " + t for row, t in zip(rd.labels, info["truth"])]
+            except Exception as e:
+                out.append(f"{label} ({how}): ERROR {e}")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--boards", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--speed-frames", type=int, default=20)
+    ap.add_argument("--skip-photos", action="store_true")
+    ap.add_argument("--skip-tesseract", action="store_true")
+    ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--only", choices=["renders", "jheidel", "speed", "photos"], default=None)
+    ap.add_argument("--show-errors", type=int, default=5)
+    ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
+                    "run through tesseract (0 = all 1,080; ~0.15 s each)")
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    if a.only in (None, "renders"):
+        runs = [("train", True, a.boards, "training fonts, hard camera"),
+                ("train", False, a.boards // 2, "training fonts, standard camera"),
+                ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]
+        for role, hard, n, name in runs:
+            for ref in (False, True):
+                seed = a.seed + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+                t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard)
+                print(report_renders(f"rendered boards, {name}, {'with reference' if ref else 'cold'}", t),
+                      flush=True)
+    if a.only in (None, "jheidel"):
+        print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
+    if a.only in (None, "speed") and not a.skip_speed:
+        print(bench_speed(a.speed_frames, a.seed + 99), flush=True)
+    if a.only in (None, "photos") and not a.skip_photos:
+        print(bench_photos(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,257 @@
+"""Reading squares of a rectified board (vision.read): empty / tile / blank / covered, with and
+without an empty-board reference, the stabiliser, orientation, per-set calibration, bad input.
+
+Boards are rendered top-down by vision.render (fast, no camera); the committed models are used.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import read as R
+from vision.errors import VisionError
+from vision.geometry import rectify
+from vision.render import BoardStyle, TileStyle, font_paths, render_board
+
+ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+FONTS = font_paths("basic")
+pytestmark = pytest.mark.skipif(not FONTS, reason="DejaVu fonts (fonts-dejavu-core) not installed")
+
+LABELS = [
+    "...............",
+    "...............",
+    "....QUIZ.......",
+    ".......E.......",
+    ".......B.......",
+    ".......R...J...",
+    ".....WAX.BOX...",
+    ".......FJORD...",
+    "...........?...",
+    "..KEYPAD...M...",
+    "...........S...",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+]
+EMPTY = ["." * 15] * 15
+
+
+def classic_board() -> BoardStyle:
+    return BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
+                      premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (230, 210, 160)},
+                      text=True, text_ink=(30, 30, 30), star=True, frame=(35, 30, 180),
+                      texts={"T": "TRIPLE\nWORD\nSCORE", "D": "DOUBLE\nWORD\nSCORE", "t": "TRIPLE\nLETTER\nSCORE",
+                             "d": "DOUBLE\nLETTER\nSCORE"})
+
+
+def maple(font=None) -> TileStyle:
+    return TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=font or FONTS[1], grain=0.3)
+
+
+def board_picture(labels=LABELS, seed=0, hands=0, tile=None):
+    """Rectified picture (40 px squares) of a rendered board, and the covered fractions."""
+    img, corners, covered = render_board(labels, classic_board(), tile or maple(), np.random.default_rng(seed),
+                                         cell=40, hands=hands, placement_jitter=0.03)
+    return rectify(img, corners, R.CELL), covered
+
+
+def wrong_squares(labels, got, covered=None):
+    return [(r, c, labels[r][c], got[r][c]) for r in range(15) for c in range(15)
+            if got[r][c] != labels[r][c] and (covered is None or covered[r, c] < 0.02)]
+
+
+@pytest.fixture(scope="module")
+def pictures():
+    board, _ = board_picture()
+    empty, _ = board_picture(EMPTY)
+    return board, empty
+
+
+def test_reads_a_board_cold(pictures):
+    board, _ = pictures
+    rd = R.read_board(board, ENGLISH)
+    bad = wrong_squares(LABELS, rd.labels)
+    # never a wrong letter shown as fact; at most a couple of squares left unread ('#')
+    assert all(g == R.COVERED for *_, g in bad), bad
+    assert len(bad) <= 2, bad
+    assert rd.confidence.shape == (15, 15) and (rd.confidence >= 0).all() and (rd.confidence <= 1).all()
+    sq = rd.square(2, 4)
+    assert sq.label == "Q" and sq.kind == "tile" and sq.confidence > 0.5
+
+
+def test_reference_decides_empty_and_blank(pictures):
+    board, empty = pictures
+    rd = R.read_board(board, ENGLISH, reference=empty)
+    # every letter and every empty square right; the blank (maple on a beige board: close
+    # colours) is '?' or, when unsure, '#' -- never a letter or '.'
+    assert [w for w in wrong_squares(LABELS, rd.labels) if w[:2] != (8, 11)] == []
+    assert rd.labels[8][11] in (R.BLANK, R.COVERED)
+    # the empty board against itself: every square empty, confidently
+    rd0 = R.read_board(empty, ENGLISH, reference=empty)
+    assert rd0.labels == EMPTY
+    assert rd0.confidence.min() > 0.6
+
+
+def test_covered_squares_are_not_guessed():
+    board, covered = board_picture(seed=3, hands=1)
+    empty, _ = board_picture(EMPTY, seed=3)
+    assert (covered >= 0.5).sum() >= 3
+    for ref in (None, empty):
+        rd = R.read_board(board, ENGLISH, reference=ref)
+        for r, c in zip(*np.nonzero(covered >= 0.5)):
+            assert rd.labels[r][c] in (R.COVERED, LABELS[r][c]), (r, c, rd.labels[r][c])
+        hidden = [(r, c) for r, c in zip(*np.nonzero(covered >= 0.5)) if rd.labels[r][c] == R.COVERED]
+        assert len(hidden) >= (covered >= 0.5).sum() // 2
+
+
+def test_orientation_picks_the_upright_turn(pictures):
+    board, _ = pictures
+    for k in (1, 2, 3):
+        turned = np.ascontiguousarray(np.rot90(board, k))
+        back = R.orient(turned, ENGLISH)
+        assert (k + back) % 4 == 0
+        rd = R.read_board(turned, ENGLISH)
+        assert rd.orientation == back
+        assert len(wrong_squares(LABELS, rd.labels)) <= 2
+
+
+def test_stabiliser_needs_agreement_over_frames(pictures):
+    board, empty = pictures
+    reader = R.BoardReader(ENGLISH, reference=empty)
+    st = R.Stabiliser(reader, frames=3, require_clear=False)
+    assert st.feed(board) is None and st.feed(board) is None
+    out = st.feed(board)
+    assert out is not None and out.labels == R.read_board(board, ENGLISH, reference=empty).labels
+    assert st.feed(board) is None and st.status == "stable"           # released once
+    # a different picture (a move) must settle again over 3 frames; motion resets the count
+    moved, _ = board_picture(LABELS[:9] + ["..KEYPADS..M..."] + LABELS[10:])
+    assert st.feed(moved) is None                                   # small change: settling
+    assert st.feed(np.full_like(board, 30)) is None and st.status == "moving"
+    assert st.feed(moved) is None and st.status == "moving"        # the jump back is motion too
+    assert st.feed(moved) is None and st.feed(moved) is None
+    out = st.feed(moved)
+    assert out is not None and out.labels[9][8] == "S"
+
+
+def test_stabiliser_holds_back_covered_boards():
+    def reading(labels):
+        return R.BoardReading(list(labels), np.ones((15, 15)), list(labels), np.full((15, 15), "empty", object))
+
+    st = R.Stabiliser(frames=2)
+    covered = ["#" + "." * 14] + ["." * 15] * 14
+    assert st.feed_reading(reading(covered)) is None
+    assert st.feed_reading(reading(covered)) is None and st.status == "covered"
+    clear = ["." * 15] * 15
+    assert st.feed_reading(reading(clear)) is None
+    assert st.feed_reading(reading(clear)).labels == clear
+    st2 = R.Stabiliser(frames=2, require_clear=False)
+    st2.feed_reading(reading(covered))
+    assert st2.feed_reading(reading(covered)).labels == covered
+
+
+@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
+def test_per_set_calibration_helps_an_odd_font():
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+
+    odd = maple(font_paths("odd")[0])
+    layout = sheet_layout(ENGLISH)
+    sheet = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in layout.items():
+        sheet[r][c] = ch
+    sheet_pic, _ = board_picture(["".join(x) for x in sheet], seed=5, tile=odd)
+    profile = calibrate_rectified(np.ascontiguousarray(np.rot90(sheet_pic, 1)), ENGLISH)
+    assert profile.details["found"] >= 24 and profile.polarity == 1
+
+    game, _ = board_picture(seed=6, tile=odd)
+    empty, _ = board_picture(EMPTY, seed=6, tile=odd)
+    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
+
+    def right(profile_):
+        rd = R.read_board(game, ENGLISH, reference=empty, profile=profile_, orient=False)
+        return sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)
+
+    without, with_ = right(None), right(profile)
+    assert with_ > without
+    assert with_ >= 0.9 * len(tiles)
+
+
+def test_profile_roundtrip(tmp_path):
+    from calibration.set_profile import SetProfile, calibrate_rectified, sheet_layout
+
+    sheet = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in sheet_layout(ENGLISH).items():
+        sheet[r][c] = ch
+    pic, _ = board_picture(["".join(x) for x in sheet], seed=7)
+    prof = calibrate_rectified(pic, ENGLISH, variants=1)
+    prof.save(tmp_path / "set.npz")
+    back = SetProfile.load(tmp_path / "set.npz")
+    assert back.letters == ENGLISH and back.polarity == prof.polarity and len(back.prototypes) == len(prof.prototypes)
+    with pytest.raises(VisionError):
+        SetProfile.load(tmp_path / "missing.npz")
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_read_main_bad_files(tmp_path):
+    out = io.StringIO()
+    assert R.read_main(tmp_path / "missing.jpg", ENGLISH, out=out) == 1
+    assert out.getvalue().startswith("ERROR:") and "Traceback" not in out.getvalue()
+    txt = tmp_path / "notes.jpg"
+    txt.write_text("not a picture")
+    out = io.StringIO()
+    assert R.read_main(txt, ENGLISH, out=out) == 1 and out.getvalue().startswith("ERROR:")
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), np.full((600, 800, 3), 3, np.uint8))
+    out = io.StringIO()
+    assert R.read_main(dark, ENGLISH, out=out) == 1 and "dark" in out.getvalue()
+
+
+def test_read_main_prints_fifteen_lines(tmp_path, pictures):
+    board, _ = pictures
+    p = tmp_path / "board.png"
+    # a "photo" that is the board picture itself, with its corners given
+    cv2.imwrite(str(p), board)
+    corners = [[0, 0], [600, 0], [600, 600], [0, 600]]
+    out = io.StringIO()
+    assert R.read_main(p, ENGLISH, out=out, corners=corners) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 15 and all(len(x) == 15 for x in lines)
+    assert lines[2][4:8] == "QUIZ"
+
+
+def test_blurred_or_tiny_boards_are_refused(pictures):
+    board, _ = pictures
+    with pytest.raises(VisionError) as e:
+        R.read_board(cv2.GaussianBlur(board, (0, 0), 9), ENGLISH)
+    assert e.value.reason == "blurred"
+    with pytest.raises(VisionError):
+        R.read_board(board[:, :400], ENGLISH)       # not square
+    with pytest.raises(VisionError):
+        R.read_board(np.zeros((50, 50, 3), np.uint8), ENGLISH)
+    with pytest.raises(VisionError):
+        R.BoardReader("")
+
+
+def test_classify_main_on_crops(tmp_path, pictures):
+    board, _ = pictures
+    crops = R.cell_crops(board)
+    (tmp_path / "sub").mkdir()
+    cv2.imwrite(str(tmp_path / "q.png"), crops[2, 4])       # Q
+    cv2.imwrite(str(tmp_path / "sub" / "e.png"), crops[0, 0])   # an empty premium square
+    (tmp_path / "sub" / "bad.png").write_bytes(b"\x89PNG broken")
+    out = io.StringIO()
+    rc = R.classify_main([tmp_path], ENGLISH, out)
+    lines = dict(line.split("\t")[:2] for line in out.getvalue().splitlines())
+    assert rc == 1                                            # one unreadable file
+    assert lines[str(tmp_path / "q.png")] == "Q"
+    assert lines[str(tmp_path / "sub" / "bad.png")] == "ERROR"
+    assert lines[str(tmp_path / "sub" / "e.png")] in (".", "#")
+    out = io.StringIO()
+    assert R.classify_main([tmp_path / "none"], ENGLISH, out) == 1

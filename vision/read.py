@@ -1,0 +1,959 @@
+"""Reading the squares of a rectified board: empty, a tile and its letter, a blank, or covered.
+
+Input is a *rectified* board: a square picture of the 15x15 grid (``vision.geometry.rectify``
+or ``BoardLocation.rectify``), any size (it is brought to 40 px per square).  Output per
+square: ``.`` empty, an upper-case letter, ``?`` a blank tile, ``#`` cannot be read now
+(covered by a hand or an object, or too unsure to say) -- never a guess shown as fact; the
+best guess and a confidence are kept beside it.
+
+How a square is decided (see docs/vision-read.md):
+
+1. Ink: black-hat / top-hat of the whole board picks out strokes (letters, print, edges).
+2. Polarity (dark letters on light tiles or the reverse) and orientation (which side is up)
+   are decided once per board, by which choice makes the letters read most confidently.
+3. Letters: every square with ink gets its glyph isolated and classified by the letter model
+   (``vision.letters``), restricted to the tile set's letters, optionally helped by per-set
+   prototypes (``calibration/set_profile.py``).
+4. Square model (``vision/models/squares.npz``): a small perceptron on per-square numbers --
+   colours relative to the board's commonest square colour and to the tile colour found from
+   confident letters, texture, the letter model's answer, and, when an empty-board reference
+   picture is given, the change against it -- says empty / letter tile / blank tile / covered.
+
+``BoardReader`` keeps what a game needs between frames (reference, polarity, orientation,
+tile colour, unchanged squares); ``Stabiliser`` turns a stream of readings into moves: a
+reading is released only when the picture is still and every square agrees over N frames.
+
+Nothing here knows game rules; the alphabet is a parameter.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, TextIO
+
+import cv2
+import numpy as np
+
+from vision import letters as L
+from vision.errors import VisionError
+from vision.geometry import PREMIUM_LAYOUT
+
+#: Squares printed plain on standard boards (a picture, like the locator uses it): premium
+#: squares carry print ("TRIPLE WORD SCORE", "DL", a star) that can look like letters, so only
+#: plain squares vote on polarity, orientation and tile colour when there are enough of them.
+PLAIN = np.array([[ch == "." for ch in row] for row in PREMIUM_LAYOUT], bool)
+
+GRID = 15
+CELL = 40            # px per square in the rectified board the reader works on
+CROP_MARGIN = 0.12   # the crop read for one square reaches this far (x cell) past its sides
+EMPTY, BLANK, COVERED = ".", "?", "#"
+KINDS = ("empty", "tile", "blank", "covered")
+SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
+MIN_LETTER = 0.6     # letter probability under which a tile's letter is reported as unknown
+MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
+
+
+def crop_size(cell: int = CELL) -> int:
+    return cell + 2 * int(round(CROP_MARGIN * cell))
+
+
+def cell_crops(rect: np.ndarray, cell: int | None = None) -> np.ndarray:
+    """(15, 15, s, s, ch) crops around every square (s = crop_size(cell)), edges replicated."""
+    cell = cell or rect.shape[0] // GRID
+    m = int(round(CROP_MARGIN * cell))
+    pad = cv2.copyMakeBorder(rect, m, m, m, m, cv2.BORDER_REPLICATE)
+    s = cell + 2 * m
+    out = np.empty((GRID, GRID, s, s) + rect.shape[2:], rect.dtype)
+    for r in range(GRID):
+        for c in range(GRID):
+            out[r, c] = pad[r * cell:r * cell + s, c * cell:c * cell + s]
+    return out
+
+
+def as_board(rect: np.ndarray) -> np.ndarray:
+    """The rectified board as BGR uint8 at CELL px per square (VisionError if not a board)."""
+    if not isinstance(rect, np.ndarray) or rect.ndim not in (2, 3) or rect.size == 0:
+        raise VisionError("The board picture is empty or not a picture.", "bad-input")
+    h, w = rect.shape[:2]
+    if min(h, w) < GRID * 12:
+        raise VisionError(f"The board picture is too small ({w}x{h} px): each square needs at least 12 px.",
+                          "bad-input")
+    if abs(h - w) > 0.02 * max(h, w):
+        raise VisionError(f"The board picture must be square (rectified), not {w}x{h} px.", "bad-input")
+    if rect.dtype != np.uint8:
+        rect = np.clip(rect, 0, 255).astype(np.uint8)
+    if rect.ndim == 2:
+        rect = cv2.cvtColor(rect, cv2.COLOR_GRAY2BGR)
+    elif rect.shape[2] == 4:
+        rect = cv2.cvtColor(rect, cv2.COLOR_BGRA2BGR)
+    side = GRID * CELL
+    if rect.shape[0] != side or rect.shape[1] != side:
+        rect = cv2.resize(rect, (side, side), interpolation=cv2.INTER_AREA if h > side else cv2.INTER_LINEAR)
+    return np.ascontiguousarray(rect)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class Square:
+    label: str            # '.', a letter, '?', '#'
+    confidence: float     # 0..1 for the label shown
+    guess: str            # best guess even when the label is '#'
+    kind: str             # 'empty', 'tile', 'blank', 'covered', 'unsure'
+
+
+@dataclass
+class BoardReading:
+    """What one picture shows.  ``labels[r][c]`` row r (top = row 0 after orientation)."""
+
+    labels: list[str]
+    confidence: np.ndarray                       # (15, 15) for the labels shown
+    guesses: list[str]                           # best guesses ('#' replaced by the guess)
+    kinds: np.ndarray                            # (15, 15) object: KINDS or 'unsure'
+    orientation: int = 0                         # quarter turns applied (np.rot90 k)
+    polarity: int = 0                            # +1 dark letters, -1 light letters
+    ms: float = 0.0
+    details: dict = field(default_factory=dict)
+
+    def text(self) -> str:
+        return "\n".join(self.labels)
+
+    __str__ = text
+
+    def square(self, r: int, c: int) -> Square:
+        return Square(self.labels[r][c], float(self.confidence[r, c]), self.guesses[r][c], str(self.kinds[r, c]))
+
+    @property
+    def covered(self) -> list[tuple[int, int]]:
+        return [(r, c) for r in range(GRID) for c in range(GRID) if self.labels[r][c] == COVERED]
+
+    def tiles(self) -> dict[tuple[int, int], str]:
+        """Squares holding a readable tile: letter or '?' (blank)."""
+        return {(r, c): ch for r, row in enumerate(self.labels) for c, ch in enumerate(row) if ch not in ".#"}
+
+
+# --------------------------------------------------------------------------- square model
+
+
+class SquareModel:
+    """Perceptron: per-square numbers -> (empty, tile, blank, covered); one for cold reading,
+    one for reading against an empty-board reference."""
+
+    def __init__(self, nets: dict):
+        self.nets = {k: {n: np.asarray(a, np.float32) for n, a in v.items()} for k, v in nets.items()}
+
+    @classmethod
+    def load(cls, path: str | Path = SQUARES_PATH) -> "SquareModel":
+        try:
+            z = np.load(path, allow_pickle=False)
+            nets: dict = {}
+            for k in z.files:
+                which, name = k.split("__", 1)
+                nets.setdefault(which, {})[name] = z[k]
+            return cls(nets)
+        except (OSError, ValueError) as e:
+            raise VisionError(f"The square model {path} is missing or damaged; "
+                              "run calibration/train_letters.py to make it.", "no-model") from e
+
+    def save(self, path: str | Path = SQUARES_PATH) -> None:
+        np.savez_compressed(path, **{f"{k}__{n}": a for k, v in self.nets.items() for n, a in v.items()})
+
+    def probabilities(self, x: np.ndarray, with_reference: bool) -> np.ndarray:
+        p = self.nets["ref" if with_reference else "cold"]
+        z = (x - p["mean"]) / p["std"]
+        h = np.maximum(z @ p["w1"] + p["b1"], 0)
+        lg = h @ p["w2"] + p["b2"]
+        lg -= lg.max(axis=1, keepdims=True)
+        e = np.exp(lg)
+        if "prior" in p:       # undo the oversampling of rare kinds used in training
+            e = e * p["prior"]
+        return e / e.sum(axis=1, keepdims=True)
+
+
+_SQUARES: SquareModel | None = None
+
+
+def default_square_model() -> SquareModel:
+    global _SQUARES
+    if _SQUARES is None:
+        _SQUARES = SquareModel.load()
+    return _SQUARES
+
+
+# --------------------------------------------------------------------------- per-board analysis
+
+
+def _cells(a: np.ndarray, cell: int = CELL) -> np.ndarray:
+    """(15*cell, 15*cell, ...) -> (15, 15, cell, cell, ...) view."""
+    sh = a.shape[2:]
+    return a.reshape((GRID, cell, GRID, cell) + sh).swapaxes(1, 2)
+
+
+SMALL = 10   # px per square of the colour statistics picture
+HALF = 20    # px per square of the texture / ink-peak picture
+
+
+class Analysis:
+    """Everything computed once per rectified board picture (a few ms).
+
+    Colours come from a 10 px/square copy (middle 6x6 of each square), texture and change from
+    a 20 px/square grey copy (middle 12x12), ink peaks from a top/black-hat of the latter.
+    Glyphs are cut from the full picture per square, exactly as the training cut them.
+    """
+
+    def __init__(self, rect: np.ndarray):
+        self.rect = as_board(rect)
+        self.gray = cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(self.rect, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
+        self.small_bgr = small
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        self.small_lab = lab
+        v = _cells(lab, SMALL)
+        self.mid_lab = v[:, :, 2:SMALL - 2, 2:SMALL - 2]                       # (15,15,6,6,3)
+        self.mean_lab = self.mid_lab.mean(axis=(2, 3))
+        self.mean_bgr = _cells(small.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].mean(axis=(2, 3))
+        tot = v.sum(axis=(2, 3))
+        inner = v[:, :, 1:SMALL - 1, 1:SMALL - 1].sum(axis=(2, 3))
+        self.ring_lab = (tot - inner) / (SMALL * SMALL - (SMALL - 2) ** 2)
+        self.half = cv2.resize(self.gray, (GRID * HALF, GRID * HALF), interpolation=cv2.INTER_AREA)
+        g = _cells(self.half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
+        self.mid_gray = g
+        self.std = g.std(axis=(2, 3))
+        self.m = int(round(CROP_MARGIN * CELL))
+        self.s = CELL + 2 * self.m
+        self._pad: np.ndarray | None = None
+        self._peak: dict[int, np.ndarray] = {}
+        self.glyphs: dict[int, dict[tuple[int, int], L.Glyph | None]] = {1: {}, -1: {}}
+        self.logits: dict[int, dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {1: {}, -1: {}}
+        self.sharpness = float(cv2.Laplacian(self.half, cv2.CV_32F).var())
+
+    def peak(self, polarity: int) -> np.ndarray:
+        """(15, 15) strongest ink in each square's middle (half-size top/black-hat), 0..255."""
+        if polarity not in self._peak:
+            ink = L.ink_image(self.half, polarity, L.disc_size(crop_size(HALF)))
+            a = int(round(0.2 * HALF))
+            self._peak[polarity] = _cells(ink, HALF)[:, :, a:HALF - a, a:HALF - a].max(axis=(2, 3)).astype(np.float32)
+        return self._peak[polarity]
+
+    quick_peak = peak
+
+    def crop_gray(self, r: int, c: int) -> np.ndarray:
+        if self._pad is None:
+            m = self.m
+            self._pad = cv2.copyMakeBorder(self.gray, m, m, m, m, cv2.BORDER_REPLICATE)
+        return self._pad[r * CELL:r * CELL + self.s, c * CELL:c * CELL + self.s]
+
+    def glyph(self, polarity: int, r: int, c: int, min_contrast: float = 28.0) -> L.Glyph | None:
+        d = self.glyphs[polarity]
+        if (r, c) not in d:
+            if self.peak(polarity)[r, c] < PEAK_MIN:
+                d[(r, c)] = None
+            else:
+                g = self.crop_gray(r, c)
+                d[(r, c)] = L.glyph_of(g, polarity, min_contrast, gray=g, board=True)
+        return d[(r, c)]
+
+    def face_lab(self, polarity: int) -> np.ndarray:
+        """(15, 15, 3) mean Lab of each square's middle on the face side of its median."""
+        mid = self.mid_lab
+        Lc = mid[..., 0]
+        med = np.median(Lc.reshape(GRID, GRID, -1), axis=2)[:, :, None, None]
+        sel = (Lc >= med) if polarity > 0 else (Lc <= med)
+        w = sel.astype(np.float32)[..., None]
+        return (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
+
+
+PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
+ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
+
+
+def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
+    """Probability that the glyph is some letter (not ROT/NONE) and the best letter's prob."""
+    return p[:, :-2].max(axis=1)
+
+
+def _rot_pos(rc: tuple[int, int], k: int) -> tuple[int, int]:
+    """Where square (r, c) goes when the board picture is turned by np.rot90(., k)."""
+    r, c = rc
+    for _ in range(k % 4):
+        r, c = GRID - 1 - c, r
+    return r, c
+
+
+def _rot_glyph(g: L.Glyph, k: int) -> L.Glyph:
+    """The glyph as it would be found in the crop turned by k quarter turns (np.rot90)."""
+    k %= 4
+    if k == 0:
+        return g
+    img = np.ascontiguousarray(np.rot90(g.image, k))
+    if k % 2:
+        return L.Glyph(img, 1.0 / g.aspect, g.height * g.aspect, g.ink, g.parts, g.contrast,
+                       (g.centre[1], 1 - g.centre[0]) if k == 1 else (1 - g.centre[1], g.centre[0]))
+    return L.Glyph(img, g.aspect, g.height, g.ink, g.parts, g.contrast, (1 - g.centre[0], 1 - g.centre[1]))
+
+
+# --------------------------------------------------------------------------- features
+
+FEATURES = ["dB_L", "dB_a", "dB_b", "dB", "dT_L", "dT_a", "dT_b", "dT", "T_known", "TB",
+            "std", "peak", "peak_other", "has_glyph", "g_height", "g_aspect", "g_centre", "g_ink", "g_parts",
+            "p_letter", "p_none", "p_rot", "ring_diff", "sym", "common"]
+REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
+
+
+def _symmetry_match(face: np.ndarray) -> np.ndarray:
+    """(15, 15): smallest colour distance to the square's 7 mirror images on the board.
+
+    Board print (premium squares) is the same under the 8 symmetries of the square; a hand, a
+    shadow or a single tile usually is not.
+    """
+    imgs = [np.rot90(face, k) for k in (1, 2, 3)] + [face.transpose(1, 0, 2)[:, :, :]]
+    imgs += [np.rot90(imgs[-1], k) for k in (1, 2, 3)]
+    d = np.stack([np.linalg.norm(face - im, axis=2) for im in imgs])
+    return d.min(axis=0)
+
+
+def _commonness(face: np.ndarray, radius: float = 12.0) -> np.ndarray:
+    """(15, 15): fraction of the board's squares within ``radius`` of this square's colour."""
+    flat = face.reshape(-1, 3)
+    d = np.linalg.norm(flat[:, None, :] - flat[None, :, :], axis=2)
+    return (d < radius).mean(axis=1).reshape(GRID, GRID)
+
+
+def _modal_colour(cols: np.ndarray, radius: float = 10.0) -> np.ndarray:
+    """The colour most squares share (mean of the densest ball of ``radius`` Lab units)."""
+    flat = cols.reshape(-1, 3)
+    d = np.linalg.norm(flat[:, None, :] - flat[None, :, :], axis=2)
+    near = d < radius
+    best = int(np.argmax(near.sum(axis=1)))
+    return flat[near[best]].mean(axis=0)
+
+
+class BoardReader:
+    """Reads boards of one game: keeps polarity, orientation, tile colour, reference.
+
+    ``letters``: the tile set's letters (e.g. "ABCDEFGHIJKLMNOPQRSTUVWXYZ" or with "ÄÖÜ").
+    ``reference``: rectified picture of the empty board from the same camera position (better
+    empty/tile decisions); can be set later with :meth:`set_reference`.
+    ``profile``: a :class:`calibration.set_profile.SetProfile` of the players' own tiles.
+    """
+
+    def __init__(self, letters: str, reference: np.ndarray | None = None, profile=None,
+                 model: L.LetterModel | None = None, squares: SquareModel | None = None,
+                 min_letter: float = MIN_LETTER, min_square: float = MIN_SQUARE):
+        if not letters or not isinstance(letters, str):
+            raise VisionError("The tile set's letters are missing.", "bad-input")
+        self.letters = "".join(dict.fromkeys(letters.upper().replace("?", "")))
+        self.model = model or L.default_model()
+        self.squares = squares or default_square_model()
+        self.profile = profile
+        self.min_letter = min_letter
+        self.min_square = min_square
+        self.polarity: int | None = getattr(profile, "polarity", None) or None
+        self.orientation: int | None = None
+        self.tile_lab: np.ndarray | None = None if profile is None else getattr(profile, "tile_lab", None)
+        self.reference: Analysis | None = None
+        self._ref_raw: np.ndarray | None = None
+        self._ref_k: int | None = None
+        self._prev: tuple[Analysis, BoardReading] | None = None
+        if reference is not None:
+            self.set_reference(reference)
+
+    # -- setup
+    def set_reference(self, rect_empty: np.ndarray | None) -> None:
+        """Picture of the empty board, rectified like the frames to come (same corners).
+
+        It is turned together with the frames once the reader knows which side is up.
+        """
+        self._ref_raw = None if rect_empty is None else as_board(rect_empty)
+        self._ref_k = None
+        self.reference = None if rect_empty is None else Analysis(self._ref_raw)
+        self._ref_k = 0
+        self._prev = None
+
+    def _turn_reference(self, k: int) -> None:
+        if self._ref_raw is not None and self._ref_k != k:
+            self.reference = Analysis(np.ascontiguousarray(np.rot90(self._ref_raw, k)))
+            self._ref_k = k
+
+    def reset(self) -> None:
+        """Forget polarity, orientation, tile colour and the previous frame (new game, new set)."""
+        self.polarity = getattr(self.profile, "polarity", None) or None
+        self.orientation = None
+        self.tile_lab = None if self.profile is None else getattr(self.profile, "tile_lab", None)
+        self._prev = None
+        self._turn_reference(0)
+
+    # -- letters
+    def _classify(self, glyphs: list[L.Glyph], upright: bool = True,
+                  cached: list | None = None) -> tuple[np.ndarray, str]:
+        """Letter probabilities (columns: the set's letters, ROT, NONE) for glyphs.
+
+        ``cached``: per glyph ``(logits, hidden)`` already computed, or None entries.
+        """
+        protos = getattr(self.profile, "prototypes", None)
+        if not glyphs:
+            return np.zeros((0, len(self.letters) + 2), np.float32), self.letters + L.ROT + L.NONE
+        ims, meta = L.stack(glyphs)
+        if cached is not None and all(c is not None for c in cached):
+            logits = np.stack([c[0] for c in cached])
+            hid = np.stack([c[1] for c in cached])
+        else:
+            logits, hid = self.model.forward(ims, meta)
+        p, classes = self.model.probabilities(ims, meta, self.letters, logits=logits, upright=upright)
+        if protos is not None and len(protos):
+            p, classes = L._mix_prototypes(protos.similarity(hid, ims), p, classes, protos, 0.7)
+        self._last_forward = (logits, hid)
+        return p, classes
+
+    def _glyph_probs(self, an: "Analysis", pol: int, cells, upright: bool = True):
+        """(glyph cells, glyphs, probabilities, classes) for squares, using the logits cache."""
+        where, gl = [], []
+        for rc in cells:
+            g = an.glyph(pol, *rc)
+            if g is not None:
+                where.append(rc)
+                gl.append(g)
+        cache = an.logits[pol]
+        todo = [i for i, rc in enumerate(where) if rc not in cache]
+        if todo:
+            ims, meta = L.stack([gl[i] for i in todo])
+            lg, hid = self.model.forward(ims, meta)
+            for j, i in enumerate(todo):
+                cache[where[i]] = (lg[j], hid[j])
+        p, classes = self._classify(gl, upright, [cache[rc] for rc in where])
+        return where, gl, p, classes
+
+    def _candidates(self, an: Analysis, polarity: int, min_contrast: float = PEAK_MIN) -> list[tuple[int, int]]:
+        """Squares with ink that may vote on polarity/orientation: plain squares (no print),
+        or every square when fewer than three plain ones have ink."""
+        peak = an.peak(polarity)
+        cells = [(r, c) for r in range(GRID) for c in range(GRID) if peak[r, c] >= min_contrast]
+        if self.reference is not None:          # only what changed since the empty board
+            if getattr(an, "_same", None) is None:
+                an._same = self._same_as_reference(an)
+            cells = [rc for rc in cells if not an._same[rc]]
+        plain = [rc for rc in cells if PLAIN[rc]]
+        return plain if len(plain) >= 3 else cells
+
+    def decide_polarity(self, an: Analysis) -> int:
+        """+1 or -1: which way the letters read best over the whole board."""
+        best, score = 1, -1.0
+        for pol in (1, -1):
+            peak = an.peak(pol)
+            cells = sorted(self._candidates(an, pol), key=lambda rc: -peak[rc])[:16]
+            where, gl, p, _ = self._glyph_probs(an, pol, cells)
+            if not gl:
+                continue
+            s = float(np.sort(_letter_score(p, ""))[-12:].sum())
+            if s > score:
+                best, score = pol, s
+        return best
+
+    def orientation_scores(self, an: Analysis, polarity: int) -> np.ndarray:
+        """Total letter confidence of the board turned by k = 0..3 quarter turns."""
+        peak = an.peak(polarity)
+        cells = sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:ORIENT_VOTERS]
+        where, gl, _, _ = self._glyph_probs(an, polarity, cells, upright=False)
+        scores = np.zeros(4)
+        self._turned: dict[int, tuple[list, list, tuple]] = {}
+        if not gl:
+            return scores
+        for k in range(4):
+            if k == 0:
+                p, _ = self._classify(gl, False, [an.logits[polarity][rc] for rc in where])
+            else:
+                turned = [_rot_glyph(g, k) for g in gl]
+                p, _ = self._classify(turned, upright=False)
+                self._turned[k] = (where, turned, self._last_forward)
+            scores[k] = float(_letter_score(p, "").sum())
+        return scores
+
+    def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
+        """Analysis of the board turned by k, reusing the glyphs and logits already found."""
+        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)))
+        pol = self.polarity
+        for rc, g in an.glyphs[pol].items():
+            if g is not None:      # a letter lying on its side may have given no glyph: look again
+                turned.glyphs[pol][_rot_pos(rc, k)] = _rot_glyph(g, k)
+        if k in getattr(self, "_turned", {}):
+            where, _, (lg, hid) = self._turned[k]
+            for i, rc in enumerate(where):
+                turned.logits[pol][_rot_pos(rc, k)] = (lg[i], hid[i])
+        return turned
+
+    # -- reading
+    def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
+        """Read one rectified board picture (turned upright when ``orient``)."""
+        t0 = time.perf_counter()
+        rect = as_board(rect)
+        an = Analysis(rect)
+        _check_picture(an)
+        if self.polarity is None:
+            self.polarity = self.decide_polarity(an)
+        k = 0
+        if orient:
+            if self.orientation is None:
+                sc = self.orientation_scores(an, self.polarity)
+                # keep 0 unless another turn reads clearly better (an empty board has no say)
+                self.orientation = int(np.argmax(sc)) if sc.max() > sc[0] + 1.0 else 0
+            k = self.orientation
+            if k:
+                an = self._turned_analysis(rect, an, k)
+        self._turn_reference(k)
+        reading = self._read(an)
+        reading.orientation = k
+        reading.ms = (time.perf_counter() - t0) * 1000
+        return reading
+
+    def _read(self, an: Analysis) -> BoardReading:
+        pol = self.polarity or 1
+        ref = self.reference
+        prev = self._prev
+        # squares unchanged since the previous frame keep their answer
+        reuse = np.zeros((GRID, GRID), bool)
+        if prev is not None:
+            d = np.abs(an.mid_gray - prev[0].mid_gray).mean(axis=(2, 3))
+            reuse = d < 2.5
+        same = self._same_as_reference(an) & ~reuse if ref is not None else np.zeros((GRID, GRID), bool)
+        cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
+        X, glyph_p, best = self._features(an, pol, cells) if cells else (None, {}, {})
+        out_labels = [[EMPTY] * GRID for _ in range(GRID)]
+        out_guess = [[EMPTY] * GRID for _ in range(GRID)]
+        conf = np.ones((GRID, GRID), np.float32)
+        kinds = np.full((GRID, GRID), "empty", object)
+        if prev is not None:
+            pr = prev[1]
+            for r, c in zip(*np.nonzero(reuse)):
+                out_labels[r][c] = pr.labels[r][c]
+                out_guess[r][c] = pr.guesses[r][c]
+                conf[r, c] = pr.confidence[r, c]
+                kinds[r, c] = pr.kinds[r, c]
+        for r, c in zip(*np.nonzero(same)):       # clearly the empty square of the reference
+            conf[r, c] = 0.99
+        if cells:
+            P = self.squares.probabilities(X, ref is not None)
+            for i, (r, c) in enumerate(cells):
+                k = int(np.argmax(P[i]))
+                pk = float(P[i, k])
+                kind = KINDS[k]
+                letter, pl = best.get((r, c), ("", 0.0))
+                if kind == "empty":
+                    lab, guess, cf = EMPTY, EMPTY, pk
+                elif kind == "blank":
+                    lab, guess, cf = BLANK, BLANK, pk
+                elif kind == "covered":
+                    lab, guess, cf = COVERED, COVERED, pk
+                else:
+                    guess = letter or BLANK
+                    cf = pk * (pl if letter else 1.0)
+                    lab = letter if letter and pl >= self.min_letter else COVERED
+                    if not letter:
+                        lab = COVERED
+                if pk < self.min_square and lab != COVERED:
+                    lab, kind = COVERED, "unsure"
+                if lab == COVERED and kind == "tile":
+                    kind = "unsure"
+                out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
+                               polarity=pol)
+        self._prev = (an, reading)
+        return reading
+
+    def _same_as_reference(self, an: Analysis) -> np.ndarray:
+        """(15, 15) squares that match the empty-board reference closely (light change allowed):
+        they are empty, and skip the letter model.  Deliberately strict."""
+        ref = self.reference
+        gain = _gain_field(an.mean_bgr, ref.mean_bgr, an.mean_lab, ref.mean_lab)
+        gg = gain.mean(axis=2)
+        gdiff = np.abs(an.mid_gray - ref.mid_gray * gg[:, :, None, None]).mean(axis=(2, 3))
+        dcol = np.abs(an.mean_bgr - ref.mean_bgr * gain).max(axis=2)
+        ring = np.linalg.norm(an.ring_lab - ref.ring_lab, axis=2)
+        # noise level from the quietest quarter of the board (camera noise, JPEG, light flicker)
+        lim = [2.0 * float(np.percentile(a, 25)) + base for a, base in ((gdiff, 2.0), (dcol, 3.0), (ring, 3.0))]
+        return (gdiff < lim[0]) & (dcol < lim[1]) & (ring < lim[2])
+
+    def _features(self, an: Analysis, pol: int, cells: list[tuple[int, int]]):
+        """Feature matrix for ``cells`` and the letter guesses {(r, c): (letter, p)}."""
+        face = an.face_lab(pol)
+        peak = an.peak(pol)
+        peak_o = an.peak(-pol)
+        # glyphs and letters for the squares asked for (the tile colour is learnt from them)
+        ink_cells = [(r, c) for r, c in cells if peak[r, c] >= PEAK_MIN]
+        where, gl, P, classes = self._glyph_probs(an, pol, ink_cells)
+        probs = {rc: P[i] for i, rc in enumerate(where)}
+        gmap = dict(zip(where, gl))
+        best = {}
+        for rc, p in probs.items():
+            j = int(np.argmax(p[:-2]))
+            best[rc] = (classes[j], float(p[j]))
+        # the board's own square colour: commonest colour among squares without a letter
+        # (on a crowded board the tiles' colour would win otherwise)
+        lettered = np.zeros((GRID, GRID), bool)
+        for rc, (ch, pl) in best.items():
+            lettered[rc] = pl >= 0.5
+        if self._prev is not None:
+            asked = np.zeros((GRID, GRID), bool)
+            for rc in cells:
+                asked[rc] = True
+            prev_lab = np.array([list(row) for row in self._prev[1].labels])
+            lettered |= ~asked & ~np.isin(prev_lab, [EMPTY])
+        free = face[~lettered]
+        B = _modal_colour(free if len(free) >= 20 else face.reshape(-1, 3))
+        # tile colour: faces of squares with a confident, tile-sized letter
+        conf_cells = [rc for rc, (ch, pl) in best.items()
+                      if pl >= 0.9 and gmap[rc].height >= 0.3 and gmap[rc].parts <= 3 and PLAIN[rc]]
+        T = None
+        if len(conf_cells) >= 2:
+            T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
+            self.tile_lab = T if self.tile_lab is None else 0.7 * self.tile_lab + 0.3 * T
+        T = self.tile_lab
+        # ring (square border) vs middle; board-context colour numbers
+        ring = an.ring_lab
+        sym = _symmetry_match(face)
+        common = _commonness(face)
+        ref = self.reference
+        if ref is not None:
+            gain = _gain_field(an.mean_bgr, ref.mean_bgr, an.mean_lab, ref.mean_lab)
+            ref_lab = cv2.cvtColor(np.clip(ref.mean_bgr * gain, 0, 255).astype(np.uint8)[None].reshape(1, -1, 3),
+                                   cv2.COLOR_BGR2LAB).reshape(GRID, GRID, 3).astype(np.float32)
+            gg = gain.mean(axis=2)[:, :, None, None]
+            gdiff = np.abs(an.mid_gray - ref.mid_gray * gg).mean(axis=(2, 3))
+            scale = float(np.median(gdiff)) + 2.0
+            a = an.mid_gray - an.mid_gray.mean(axis=(2, 3), keepdims=True)
+            b = ref.mid_gray - ref.mid_gray.mean(axis=(2, 3), keepdims=True)
+            ncc = (a * b).sum(axis=(2, 3)) / (np.sqrt((a * a).sum(axis=(2, 3)) * (b * b).sum(axis=(2, 3))) + 12.5)
+            ref_ring = ref.ring_lab
+            ref_peak = ref.peak(pol)
+        idx = tuple(np.array(cells).T)
+        n = len(cells)
+        F = face[idx]                                     # (n, 3)
+        dB = F - B
+        cols = [dB / 50, np.linalg.norm(dB, axis=1, keepdims=True) / 50]
+        if T is not None:
+            dT = F - T
+            cols += [dT / 50, np.linalg.norm(dT, axis=1, keepdims=True) / 50, np.ones((n, 1)),
+                     np.full((n, 1), np.linalg.norm(T - B) / 50)]
+        else:
+            cols += [np.zeros((n, 3)), np.full((n, 1), 2.0), np.zeros((n, 2))]
+        cols += [an.std[idx][:, None] / 50, peak[idx][:, None] / 100, peak_o[idx][:, None] / 100]
+        G = np.zeros((n, 9), np.float32)
+        for i, rc in enumerate(cells):
+            g = gmap.get(rc)
+            if g is not None:
+                p = probs[rc]
+                G[i] = (1.0, g.height, np.log(g.aspect), np.hypot(g.centre[0] - 0.5, g.centre[1] - 0.5), g.ink,
+                        (g.parts - 1) / 2, float(p[:-2].max()), float(p[-1]), float(p[-2]))
+        cols += [G, np.linalg.norm(ring[idx] - an.mean_lab[idx], axis=1, keepdims=True) / 50,
+                 sym[idx][:, None] / 50, common[idx][:, None]]
+        if ref is not None:
+            dR = an.mean_lab[idx] - ref_lab[idx]
+            cols += [np.linalg.norm(dR, axis=1, keepdims=True) / 50, dR[:, :1] / 50,
+                     gdiff[idx][:, None] / scale / 10, ncc[idx][:, None], ref_peak[idx][:, None] / 100,
+                     np.linalg.norm(ring[idx] - ref_ring[idx], axis=1, keepdims=True) / 50]
+        X = np.hstack(cols).astype(np.float32)
+        return X, probs, best
+
+
+def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = None,
+                ref_lab: np.ndarray | None = None) -> np.ndarray:
+    """Per-square, per-channel light change (cur / ref): a robust plane over the board.
+
+    Empty squares all share the light change (whatever their colour), tiles give a ratio that
+    depends on the square under them: the seed is the densest cluster of per-square colour
+    ratios, then a plane per channel is fitted to the squares that agree with it.  So a
+    crowded board or a new colour cast does not fool the fit.
+    """
+    ratio = np.log((cur + 4) / (ref + 4))                  # (15,15,3)
+    flat = ratio.reshape(-1, 3)
+    d = np.abs(flat[:, None, :] - flat[None, :, :]).max(axis=2)
+    near = d < 0.08
+    seed = int(np.argmax(near.sum(axis=1)))
+    base = d[seed] < 0.15
+    yy, xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32) / GRID - 0.5
+    A = np.stack([np.ones(GRID * GRID), xx.ravel(), yy.ravel()], axis=1)
+    out = np.empty_like(ratio)
+    keep_all = base.copy()
+    coefs = []
+    for ch in range(3):
+        y = flat[:, ch]
+        coef = np.array([np.median(y[base]), 0.0, 0.0])
+        if base.sum() >= 10:
+            coef, *_ = np.linalg.lstsq(A[base], y[base], rcond=None)
+        coefs.append(coef)
+    # grow: every square close to the plane in all channels, then refit
+    res = np.abs(flat - np.stack([A @ c for c in coefs], axis=1)).max(axis=1)
+    keep_all = res < 0.1
+    for ch in range(3):
+        coef = coefs[ch]
+        if keep_all.sum() >= 10:
+            coef, *_ = np.linalg.lstsq(A[keep_all], flat[keep_all, ch], rcond=None)
+        out[:, :, ch] = (A @ coef).reshape(GRID, GRID)
+    return np.exp(out)
+
+
+def _check_picture(an: Analysis) -> None:
+    """Refuse boards nobody could read: too dark, washed out, blurred."""
+    g = an.gray
+    hi = float(np.percentile(g, 95))
+    if hi < 40:
+        raise VisionError(f"The board is too dark to read (brightest parts at {hi:.0f}/255); "
+                          "add light or open the camera's exposure.", "dark")
+    if float(np.percentile(g, 5)) > 245:
+        raise VisionError("The board picture is washed out (almost all white); lower the exposure.", "bright")
+    sharp = an.sharpness
+    if sharp < BLUR_LIMIT:
+        raise VisionError(f"The board picture is too blurred to read (sharpness {sharp:.0f}, needs {BLUR_LIMIT:.0f}); "
+                          "hold the camera still and focus on the board.", "blurred")
+
+
+BLUR_LIMIT = 25.0   # Laplacian variance of the 20 px/square grey picture (sharp boards: 250-5000)
+
+
+# --------------------------------------------------------------------------- one-shot API
+
+
+def read_board(rect: np.ndarray, letters: str, reference: np.ndarray | None = None, profile=None,
+               orient: bool = True, **kw) -> BoardReading:
+    """Read a rectified board once (a fresh :class:`BoardReader`)."""
+    return BoardReader(letters, reference, profile, **kw).read(rect, orient=orient)
+
+
+def orient(rect: np.ndarray, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", model: L.LetterModel | None = None) -> int:
+    """Quarter turns k such that ``np.rot90(rect, k)`` reads upright (0 when it cannot tell)."""
+    rd = BoardReader(letters, model=model)
+    an = Analysis(rect)
+    pol = rd.decide_polarity(an)
+    sc = rd.orientation_scores(an, pol)
+    return int(np.argmax(sc)) if sc.max() > sc[0] + 1.0 else 0
+
+
+def apply_orientation(rect: np.ndarray, k: int) -> np.ndarray:
+    return np.ascontiguousarray(np.rot90(rect, k))
+
+
+# --------------------------------------------------------------------------- stabiliser
+
+
+class Stabiliser:
+    """Releases a reading only when the picture is still and every square agrees.
+
+    Feed it rectified frames (:meth:`feed`, it reads them with ``reader``) or readings you
+    made yourself with the frame they came from (:meth:`feed_reading`).  It returns ``None``
+    until the last ``frames`` frames were all still (mean grey change under ``motion``) and
+    gave the same label on every square -- and, with ``require_clear``, no square is '#'.
+    ``status`` says why nothing was released ("moving", "settling", "covered", "unreadable"
+    -- then ``error`` holds the VisionError --, or "stable").
+    A released reading is returned once; :attr:`last` keeps it.
+    """
+
+    def __init__(self, reader: BoardReader | None = None, frames: int = 4, motion: float = 3.0,
+                 require_clear: bool = True):
+        if frames < 1:
+            raise ValueError("frames must be at least 1")
+        self.reader = reader
+        self.frames = frames
+        self.motion = motion
+        self.require_clear = require_clear
+        self.history: list[BoardReading] = []
+        self._small: np.ndarray | None = None
+        self.status = "settling"
+        self.error: VisionError | None = None
+        self.last: BoardReading | None = None
+
+    def feed(self, rect: np.ndarray) -> BoardReading | None:
+        if self.reader is None:
+            raise ValueError("Stabiliser.feed needs a reader; use feed_reading")
+        if self._moving(rect):
+            return None
+        try:
+            reading = self.reader.read(rect)
+        except VisionError as e:          # too dark, blurred...: nothing to agree on
+            self.history.clear()
+            self.status, self.error = "unreadable", e
+            return None
+        return self._add(reading)
+
+    def feed_reading(self, reading: BoardReading, rect: np.ndarray | None = None) -> BoardReading | None:
+        if rect is not None and self._moving(rect):
+            return None
+        return self._add(reading)
+
+    def _moving(self, rect: np.ndarray) -> bool:
+        small = cv2.resize(cv2.cvtColor(as_board(rect), cv2.COLOR_BGR2GRAY), (75, 75),
+                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        prev, self._small = self._small, small
+        if prev is not None and float(np.abs(small - prev).mean()) > self.motion:
+            self.history.clear()
+            self.status = "moving"
+            return True
+        return False
+
+    def _add(self, reading: BoardReading) -> BoardReading | None:
+        self.history.append(reading)
+        if len(self.history) > self.frames:
+            self.history.pop(0)
+        if len(self.history) < self.frames or any(h.labels != reading.labels for h in self.history):
+            self.status = "settling"
+            return None
+        if self.require_clear and reading.covered:
+            self.status = "covered"
+            return None
+        if self.last is not None and self.last.labels == reading.labels:
+            self.status = "stable"
+            return None
+        conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
+        out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
+                           reading.orientation, reading.polarity, reading.ms, {"frames": self.frames})
+        self.last = out
+        self.status = "stable"
+        return out
+
+
+# --------------------------------------------------------------------------- CLI functions
+
+
+def _load(path) -> np.ndarray:
+    try:
+        from vision.frames import load_image
+    except ImportError:  # pragma: no cover - frames module absent
+        load_image = None
+    if load_image is not None:
+        return load_image(path)
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionError(f"{path}: not a picture that can be read.", "unreadable")
+    return img
+
+
+def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.ndarray:
+    """Find the board in a photo (or use ``corners``: TL TR BR BL grid corners) and rectify it."""
+    from vision.geometry import rectify
+    if corners is not None:
+        return rectify(image, np.asarray(corners, np.float64).reshape(4, 2), CELL)
+    try:
+        from vision.locate import locate_board
+    except ImportError as e:  # pragma: no cover
+        raise VisionError("The board locator is not available.", "no-board") from e
+    loc = locate_board(image, name)
+    return loc.rectify(image, CELL)
+
+
+def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = None, corners=None,
+               reference_corners=None, profile=None, name: str = "picture") -> BoardReading:
+    """Locate, rectify, orient and read one photo (``reference``: photo of the empty board)."""
+    rect = rectify_photo(image, name, corners)
+    ref = None
+    if reference is not None:
+        ref = rectify_photo(reference, "reference picture", reference_corners if reference_corners is not None
+                            else corners)
+    return BoardReader(letters, ref, profile).read(rect)
+
+
+def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sys.stdout, *,
+              corners=None, profile=None, confidences: bool = False) -> int:
+    """CLI: print 15 lines of 15 characters (``.`` empty, letter, ``?`` blank, ``#`` unreadable).
+
+    ``reference``: path of a photo of the empty board (same camera position).  Returns 0, or
+    1 with one ``ERROR: ...`` line when the picture cannot be read.
+    """
+    try:
+        img = _load(image_path)
+        ref = _load(reference) if reference is not None else None
+        prof = profile
+        if isinstance(profile, (str, Path)):
+            from calibration.set_profile import SetProfile
+            prof = SetProfile.load(profile)
+        reading = read_image(img, tileset_letters, ref, corners=corners, profile=prof, name=str(image_path))
+    except VisionError as e:
+        print(f"ERROR: {e}", file=out)
+        return 1
+    for r, row in enumerate(reading.labels):
+        if confidences:
+            print(row + "  " + " ".join(f"{int(round(99 * v)):02d}" for v in reading.confidence[r]), file=out)
+        else:
+            print(row, file=out)
+    return 0
+
+
+IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def _expand(paths: Iterable) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT)
+        else:
+            out.append(p)
+    return out
+
+
+def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterModel | None = None,
+                  min_letter: float = MIN_LETTER) -> tuple[str, float]:
+    """One tile crop -> (label, confidence): a letter, '?' blank tile, '.' empty square,
+    '#' not a tile or too unsure (a hand, a smudge)."""
+    model = model or L.default_model()
+    protos = getattr(profile, "prototypes", None)
+    gu = L.classify_crop(crop, letters, model, protos, getattr(profile, "polarity", None))
+    if gu.label == "":
+        # no ink: a blank tile or an empty square; colour alone cannot tell them apart
+        tile = getattr(profile, "tile_lab", None)
+        if tile is not None:
+            lab = cv2.cvtColor(crop if crop.ndim == 3 else cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR),
+                               cv2.COLOR_BGR2LAB).reshape(-1, 3).mean(axis=0)
+            d = float(np.linalg.norm(lab - tile))
+            return (BLANK, float(np.clip(1 - d / 40, 0, 1))) if d < 20 else (EMPTY, float(np.clip(d / 40, 0, 1)))
+        # without the set's tile colour a lone crop cannot tell a blank from an empty square
+        return COVERED, 0.5
+    if gu.label == L.NONE:
+        # ink that is no letter: the centre star, print, a hand's edge
+        return EMPTY if gu.glyph is not None and _star_like(gu.glyph) else COVERED, gu.confidence
+    if gu.label == L.ROT:
+        return COVERED, gu.confidence
+    if gu.confidence < min_letter:
+        return COVERED, gu.confidence
+    return gu.label, gu.confidence
+
+
+def _star_like(g: L.Glyph) -> bool:
+    """A five-pointed star: compact, about as wide as high, about half filled."""
+    return 0.8 < g.aspect < 1.25 and 0.3 < g.ink < 0.65 and g.parts == 1
+
+
+def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None) -> int:
+    """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
+
+    Unreadable files get ``path<TAB>ERROR<TAB>reason``; returns 1 if any file failed.
+    """
+    files = _expand(paths)
+    if not files:
+        print("ERROR: no pictures found", file=out)
+        return 1
+    prof = profile
+    if isinstance(profile, (str, Path)):
+        from calibration.set_profile import SetProfile
+        try:
+            prof = SetProfile.load(profile)
+        except VisionError as e:
+            print(f"ERROR: {e}", file=out)
+            return 1
+    try:
+        model = L.default_model()
+    except VisionError as e:
+        print(f"ERROR: {e}", file=out)
+        return 1
+    rc = 0
+    for f in files:
+        try:
+            img = _load(f)
+            label, conf = classify_tile(img, letters, prof, model)
+            print(f"{f}\t{label}\t{conf:.2f}", file=out)
+        except VisionError as e:
+            print(f"{f}\tERROR\t{e}", file=out)
+            rc = 1
+    return rc
