@@ -285,6 +285,13 @@ def cmd_vision_classify(args) -> int:
     return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile))
 
 
+def cmd_vision_calibrate(args) -> int:
+    from calibration.set_profile import calibrate_main
+
+    letters = args.letters or _letters(args.tileset)
+    return calibrate_main(args.photo, letters, args.profile, sys.stdout, blanks=args.blanks)
+
+
 def cmd_replay(args) -> int:
     from companion.replay import replay_folder
 
@@ -381,6 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--tileset", default="en", help="the tile set whose letters to read (default en)")
     cl.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
     cl.set_defaults(func=cmd_vision_classify)
+    ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes; saves a set profile for --set-profile.")
+    ca.add_argument("photo", metavar="PHOTO")
+    ca.add_argument("--profile", required=True, help="file to write the set profile to (e.g. my-set.npz)")
+    ca.add_argument("--tileset", default="en", help="the tile set laid out (default en)")
+    ca.add_argument("--letters", help="the letters in the order laid out (default: the tile set's alphabet)")
+    ca.add_argument("--blanks", type=int, default=1, help="blank tiles laid after the last letter (default 1)")
+    ca.set_defaults(func=cmd_vision_calibrate)
 
     rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board; players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'.")
     rp.add_argument("folder", metavar="FOLDER")

@@ -188,3 +188,37 @@ def test_gcg_export_of_a_variant_game_says_to_use_jsonl(capsys, tmp_path):
     assert code == cli.EXIT_ERROR and "use --format jsonl" in err
     code, out, _ = run(capsys, "game", "export", "1", "--format", "jsonl", "--db", db)
     assert code == 0 and json.loads(out.splitlines()[0])["variant"] == "speed"
+
+
+def test_vision_calibrate_learns_a_tile_set_from_a_photo_of_its_sheet(capsys, tmp_path):
+    render = pytest.importorskip("vision.render")
+    import cv2
+    import numpy as np
+
+    from calibration.set_profile import sheet_layout
+
+    fonts = render.font_paths("basic")
+    if not fonts:
+        pytest.skip("no fonts to draw tiles with")
+    sheet = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ").items():
+        sheet[r][c] = ch
+    rng = np.random.default_rng(3)
+    style = render.random_tile_style(np.random.default_rng(1), fonts)
+    board_img, corners, _ = render.render_board(["".join(row) for row in sheet], render.random_board_style(np.random.default_rng(2)), style, rng)
+    frame, _ = render.photograph(board_img, corners, render.Camera(size=(1280, 960), board_frac=0.8, tilt=0.1), rng)
+    photo = tmp_path / "sheet.png"
+    cv2.imwrite(str(photo), frame)
+    code, out, _ = run(capsys, "vision", "calibrate", str(photo), "--profile", str(tmp_path / "set.npz"))
+    assert code == 0 and "letters learnt" in out and (tmp_path / "set.npz").exists()
+    code, out, _ = run(capsys, "vision", "read", str(photo), "--set-profile", str(tmp_path / "set.npz"))
+    assert code == 0 and len(out.splitlines()) == 15
+
+
+def test_vision_commands_on_a_file_that_is_not_a_picture(capsys, tmp_path):
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not a picture", encoding="utf-8")
+    code, out, err = run(capsys, "vision", "locate", str(junk))
+    assert code == 1 and out.startswith(f"{junk}\tERROR") and "Traceback" not in out + err
+    code, out, err = run(capsys, "vision", "read", str(junk))
+    assert code != 0 and "ERROR" in out + err and "Traceback" not in out + err
