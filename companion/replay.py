@@ -26,17 +26,22 @@ from companion.referee import Referee
 from companion.tiles import BLANK, get_tileset
 
 
+#: Below this, a square the reader was unsure of stays unreadable (the picture must be taken again)
+#: rather than becoming a question: too weak a guess to put to the players.
+MIN_GUESS = 0.5
+
+
 def reading_for_engine(reading) -> tuple[list[str], list[list[float]]]:
     """Labels and confidences from a ``vision.read.BoardReading``: a square the reader was unsure
-    of carries its best guess with its (low) confidence, so the engine can ask about it; a covered
-    square stays covered."""
+    of carries its best guess with its (low) confidence, so the engine can ask about it, unless the
+    guess is too weak; a covered square stays covered."""
     labels, conf = [], []
     for r, row in enumerate(reading.labels):
         out = []
         for c, ch in enumerate(row):
             kind = str(reading.kinds[r][c])
             guess = reading.guesses[r][c]
-            if ch == "#" and kind == "unsure" and guess not in (".", "#"):
+            if ch == "#" and kind == "unsure" and guess not in (".", "#") and reading.confidence[r][c] >= MIN_GUESS:
                 ch = guess
             out.append(ch)
         labels.append("".join(out))
