@@ -22,6 +22,7 @@ from companion.layout import BoardLayout, get_layout
 from companion.play import Play, score_play, validate_play
 from companion.players import read_players, seat_of
 from companion.tiles import BLANK, TileSet, get_tileset
+from companion.variants import handler_for
 
 Event = dict[str, Any]
 
@@ -491,13 +492,7 @@ HANDLERS = {
 
 def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
     """The state after one event; raises RuleViolation (or IllegalPlay) and leaves ``state`` as it was."""
-    if not isinstance(event, Mapping):
-        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
-    kind = event.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        known = ", ".join(["game_started", "undo", *HANDLERS])
-        raise RuleViolation(f"unknown event type {kind!r} for standard Scrabble (known: {known})")
+    handler = handler_for(HANDLERS, event, "standard Scrabble")
     return handler(state, event)
 
 

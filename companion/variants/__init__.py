@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any, Callable, Mapping
 
 from companion.errors import RuleViolation
 
@@ -40,6 +41,20 @@ REGISTRY = {
     "speed": "companion.variants.speed",
     "wordthief": "companion.variants.wordthief",
 }
+
+
+def handler_for(handlers: Mapping[str, Callable], event: Any, game: str, also: tuple[str, ...] = ()) -> Callable | None:
+    """The function that applies ``event`` (by its ``type``), or RuleViolation naming the event types
+    ``game`` knows. ``also``: further types the caller handles itself (None is returned for them)."""
+    if not isinstance(event, Mapping):
+        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
+    kind = event.get("type")
+    if kind in handlers:
+        return handlers[kind]
+    if kind in also:
+        return None
+    known = ", ".join(["game_started", "undo", *handlers, *also])
+    raise RuleViolation(f"unknown event type {kind!r} for {game} (known: {known})")
 
 
 def get_variant(name: str) -> ModuleType:

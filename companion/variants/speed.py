@@ -40,6 +40,7 @@ from typing import Any, Mapping, Sequence
 from companion.board import Board, Tile
 from companion.errors import CompanionError, RuleViolation
 from companion.players import read_players, seat_of
+from companion.variants import handler_for
 from companion.ledger import Entry, Ledger
 from companion.tiles import BLANK, TileSet, get_tileset
 
@@ -504,11 +505,7 @@ HANDLERS = {"call": apply_call, "grid": apply_grid, "stop": apply_stop}
 
 
 def apply(state: SpeedState, event: Mapping[str, Any]) -> SpeedState:
-    if not isinstance(event, Mapping):
-        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
-    handler = HANDLERS.get(event.get("type"))
-    if handler is None:
-        raise RuleViolation(f"unknown event type {event.get('type')!r} for Speed Scrabble (known: game_started, undo, {', '.join(HANDLERS)})")
+    handler = handler_for(HANDLERS, event, "Speed Scrabble")
     return handler(state, event)
 
 

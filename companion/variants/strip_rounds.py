@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from companion import game
 from companion.errors import CompanionError, RuleViolation
 from companion.game import GameState
+from companion.variants import handler_for
 from companion.ledger import Entry, Ledger
 from companion.play import Play, score_play, validate_play
 
@@ -424,12 +425,7 @@ HANDLERS = {"reveal": _reveal, "challenge": _challenge, "settle": _settle, "exch
 
 def apply(state: RoundsState, event: Mapping[str, Any]) -> RoundsState:
     """The state after one event; raises RuleViolation and leaves ``state`` as it was."""
-    if not isinstance(event, Mapping):
-        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
-    kind = event.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise RuleViolation(f"unknown event type {kind!r} for strip-rounds (known: game_started, undo, {', '.join(HANDLERS)})")
+    handler = handler_for(HANDLERS, event, "strip-rounds")
     if state.over:
         raise RuleViolation(f"the game is over: {' and '.join(state.winners)} won ({state.end_reason})")
     return handler(state, event)

@@ -30,6 +30,7 @@ from typing import Any, Mapping
 from companion import game
 from companion.errors import RuleViolation
 from companion.game import AWAITING_RACKS, ENDED, PLAYING, GameState
+from companion.variants import handler_for
 from companion.ledger import Entry, Ledger
 
 #: What a penalty takes: a credit token or one item of clothing.
@@ -272,12 +273,8 @@ def _end_penalties(state: SafeState, choices: dict[str, list[str]]) -> SafeState
 
 def apply(state: SafeState, event: Mapping[str, Any]) -> SafeState:
     """The state after one event; raises RuleViolation (or IllegalPlay) and leaves ``state`` as it was."""
-    if not isinstance(event, Mapping):
-        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
+    handler_for(game.HANDLERS, event, "strip-safe", also=tuple(OWN_EVENTS))
     kind = event.get("type")
-    if kind not in game.HANDLERS and kind not in OWN_EVENTS:
-        known = ", ".join(["game_started", "undo", *game.HANDLERS, *OWN_EVENTS])
-        raise RuleViolation(f"unknown event type {kind!r} for strip-safe (known: {known})")
     if state.over:
         if len(state.still_in) == 1:
             raise RuleViolation(f"the game is over: {state.still_in[0]} is the last player still in")

@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from companion.errors import CompanionError, RuleViolation
 from companion.players import read_players, seat_of
+from companion.variants import handler_for
 from companion.ledger import CHIP_VALUES, Entry, Ledger, fewest_chips, pay_chips
 
 HAND = 7
@@ -765,11 +766,7 @@ HANDLERS = {
 
 
 def apply(state: WordthiefState, event: Mapping[str, Any]) -> WordthiefState:
-    if not isinstance(event, Mapping):
-        raise RuleViolation(f"an event must be a JSON object, not {type(event).__name__}")
-    handler = HANDLERS.get(event.get("type"))
-    if handler is None:
-        raise RuleViolation(f"unknown event type {event.get('type')!r} for Wordthief (known: game_started, undo, {', '.join(HANDLERS)})")
+    handler = handler_for(HANDLERS, event, "Wordthief")
     return handler(state, event)
 
 
