@@ -300,6 +300,14 @@ def cmd_replay(args) -> int:
     return replay_folder(args.folder, players, args.tileset, lexicon, args.reference, sys.stdout)
 
 
+def cmd_watch(args) -> int:
+    from companion.replay import watch
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    source = int(args.source) if args.source.isdigit() else args.source
+    return watch(source, players, args.tileset, _load_lexicon(args.lexicon), args.reference, sys.stdout, frames=args.frames)
+
+
 def _prompt(text: str) -> None:
     if sys.stdin.isatty():
         sys.stdout.write(text)
@@ -403,6 +411,15 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
     rp.add_argument("--lexicon", help="word-list file (default: the installed default list)")
     rp.set_defaults(func=cmd_replay)
+
+    wa = sub.add_parser("watch", help="score moves from a video or a live camera", description="Watch a video file or a live camera (a number, e.g. 0; 'picamera' on a Raspberry Pi): a move is taken once the picture is still and every square agrees over several frames; each new stable board with new tiles is the next player's move. Prints each move and ends with 'totals: NAME=SCORE ...'.")
+    wa.add_argument("source", metavar="SOURCE", help="a video file, a camera number, or picamera")
+    wa.add_argument("--players", required=True, help="comma-separated names in turn order")
+    wa.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
+    wa.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
+    wa.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+    wa.add_argument("--frames", type=int, default=4, help="frames that must agree before a move is taken (default 4)")
+    wa.set_defaults(func=cmd_watch)
 
     rf = sub.add_parser("referee", help="run a scripted game from a JSON-lines event file", description="Referee a game given as a JSON-lines file of events; print each outcome and the final standings. Events that break a rule are rejected with the rule named.")
     rf.add_argument("script", metavar="SCRIPT.jsonl")

@@ -1,10 +1,15 @@
-"""``companion replay FOLDER``: score a game from photos, one taken after each move.
+"""Scoring a game from the camera: ``companion replay FOLDER`` and ``companion watch SOURCE``.
 
-Camera to vision to engine, in one direction: every photo is located and read by ``vision``
+Camera to vision to engine, in one direction: every picture is located and read by ``vision``
 (labels and confidences per square, nothing about rules); ``companion.camera`` turns the reading
-into the tiles added since the last confirmed board; the referee checks and scores the play. The
-players are taken in turn; a photo with no new tile is a pass (or an exchange: the camera cannot
-tell them apart).
+into the tiles added since the last confirmed board; the referee checks and scores the play.
+
+* ``replay``: a folder of photos, sorted by name, one taken after each move; the players are taken
+  in turn, and a photo with no new tile is a pass (or an exchange: the camera cannot tell).
+* ``watch``: a video file or a live camera. A move is taken only once the picture is still and
+  every square agrees over several frames (``vision.read.Stabiliser``), so hands, arms and shadows
+  passing over the board are never read as tiles. A new stable board with new tiles is the next
+  player's move (passes need a tap in the app; on the command line they are not seen).
 
 Questions the camera cannot settle are printed, never silently decided as fact: a blank tile's
 letter is taken from the word list when exactly one letter makes every word acceptable (and said
@@ -23,8 +28,7 @@ from companion.camera import blank_letters, read_move
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
-from companion.tiles import BLANK, get_tileset
-
+from companion.tiles import get_tileset
 
 #: Below this, a square the reader was unsure of stays unreadable (the picture must be taken again)
 #: rather than becoming a question: too weak a guess to put to the players.
@@ -49,83 +53,135 @@ def reading_for_engine(reading) -> tuple[list[str], list[list[float]]]:
     return labels, conf
 
 
+class CameraTable:
+    """A game scored from pictures: the referee, the board tracker and the square reader."""
+
+    def __init__(self, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
+                 out: TextIO = sys.stdout, min_confidence: float = 0.8):
+        from vision.errors import VisionError
+        from vision.frames import load_image
+        from vision.read import BoardReader
+        from vision.track import BoardTracker
+
+        self.tiles = get_tileset(tileset)
+        self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
+                                      "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
+        self.tracker = BoardTracker()
+        self.out = out
+        self.min_confidence = min_confidence
+        self.problems = 0
+        reference_rect = None
+        if reference:
+            try:
+                ref_image = load_image(reference)
+                reference_rect = self.tracker.update(ref_image, reference).rectify(ref_image)
+            except VisionError as exc:
+                raise CompanionError(f"the empty-board photo cannot be used: {exc}") from None
+        self.reader = BoardReader("".join(self.tiles.alphabet), reference_rect)
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def error(self, name: str, text: str) -> None:
+        self.problems += 1
+        self.say(f"{name}\tERROR {text}")
+
+    def rectified(self, frame):
+        """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
+        from vision.errors import VisionError
+
+        try:
+            return self.tracker.update(frame.image, frame.name).rectify(frame.image)
+        except VisionError as exc:
+            self.error(frame.name, str(exc))
+            return None
+
+    def take(self, reading, name: str, empty_is_pass: bool) -> None:
+        """Turn one trusted reading into the next player's move (or a pass), print it."""
+        state = self.referee.state
+        player = state.players[state.to_move]
+        labels, conf = reading_for_engine(reading)
+        move = read_move(state.board, labels, conf, self.tiles, self.min_confidence)
+        for note in move.misread:
+            self.say(f"{name}\tnote: {note}")
+        if not move.ready:
+            covered = ", ".join(square_name(s) for s in move.covered)
+            self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
+            return
+        if not move.placements:
+            if empty_is_pass:
+                self.referee.submit({"type": "pass", "player": player})
+                self.say(f"{player}\tpass (no new tile in {name})\t0")
+            return
+        placements = list(move.placements)
+        for q in move.questions:
+            if q.kind == "unsure":
+                self.say(f"{name}\tquestion: {q.text}")
+        if any(p.tile.blank for p in placements):
+            options = blank_letters(state.board, placements, self.tiles, self.referee.lexicon)
+            for i, p in enumerate(placements):
+                choice = options.get(p.square)
+                if choice is None:
+                    continue
+                if len(choice) == 1:
+                    placements[i] = Placement(p.square, Tile(choice[0], True))
+                    self.say(f"{name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, the only letter the word list allows there")
+                else:
+                    allowed = f" (the word list allows {', '.join(choice)})" if choice else ""
+                    self.say(f"{name}\tquestion: which letter does the blank on {square_name(p.square)} stand for?{allowed}")
+        try:
+            self.referee.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
+        except CompanionError as exc:
+            self.error(name, f"the tiles read are not a legal play: {exc}")
+            return
+        turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
+        words = " ".join(w.display for w in play.words)
+        self.say(f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}")
+
+    def totals(self) -> None:
+        state = self.referee.state
+        self.say("totals: " + " ".join(f"{name}={score}" for name, score in zip(state.players, state.scores)))
+
+
+def _open(spec):
+    from vision.errors import VisionError
+    from vision.frames import open_source
+
+    try:
+        return open_source(spec)
+    except VisionError as exc:
+        raise CompanionError(str(exc)) from None
+
+
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                   out: TextIO = sys.stdout, min_confidence: float = 0.8) -> int:
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board."""
-    import cv2
-
-    from vision.errors import VisionError
-    from vision.frames import load_image, open_source
-    from vision.read import BoardReader
-    from vision.track import BoardTracker
-
-    tiles = get_tileset(tileset)
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
-    referee = Referee.start({"players": players, "tileset": tiles.code, "challenge_rule": "single",
-                             "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
-    letters = "".join(tiles.alphabet)
-    tracker = BoardTracker()
-    reference_rect = None
-    if reference:
-        try:
-            ref_image = load_image(reference)
-            ref_loc = tracker.update(ref_image, reference)
-            reference_rect = ref_loc.rectify(ref_image)
-        except VisionError as exc:
-            raise CompanionError(f"the empty-board photo cannot be used: {exc}") from None
-    reader = BoardReader(letters, reference_rect)
-    problems = 0
-    try:
-        source = open_source(folder)
-    except VisionError as exc:
-        raise CompanionError(str(exc)) from None
-    with source:
+    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
+    with _open(folder) as source:
         for frame in source:
-            state = referee.state
-            player = state.players[state.to_move]
-            try:
-                loc = tracker.update(frame.image, frame.name)
-                reading = reader.read(loc.rectify(frame.image))
-            except VisionError as exc:
-                problems += 1
-                out.write(f"{frame.name}\tERROR {exc}\n")
+            rect = table.rectified(frame)
+            if rect is not None:
+                table.take(table.reader.read(rect), frame.name, empty_is_pass=True)
+    table.totals()
+    return 0 if not table.problems else 1
+
+
+def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
+          out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8) -> int:
+    """Score moves from a video or a live camera: each new stable board is the next player's move."""
+    from vision.read import Stabiliser
+
+    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
+    stabiliser = Stabiliser(table.reader, frames=frames)
+    with _open(source_spec) as source:
+        for frame in source:
+            rect = table.rectified(frame)
+            if rect is None:
                 continue
-            labels, conf = reading_for_engine(reading)
-            move = read_move(state.board, labels, conf, tiles, min_confidence)
-            for note in move.misread:
-                out.write(f"{frame.name}\tnote: {note}\n")
-            if not move.ready:
-                problems += 1
-                out.write(f"{frame.name}\tERROR squares covered or unreadable: {', '.join(square_name(s) for s in move.covered)}; take the photo again\n")
-                continue
-            if not move.placements:
-                referee.submit({"type": "pass", "player": player})
-                out.write(f"{player}\tpass (no new tile in {frame.name})\t0\n")
-                continue
-            placements = list(move.placements)
-            for q in move.questions:
-                if q.kind == "unsure":
-                    out.write(f"{frame.name}\tquestion: {q.text}\n")
-            if any(p.tile.blank for p in placements):
-                options = blank_letters(state.board, placements, tiles, referee.lexicon)
-                for i, p in enumerate(placements):
-                    if p.square in options:
-                        choice = options[p.square]
-                        if len(choice) == 1:
-                            placements[i] = Placement(p.square, Tile(choice[0], True))
-                            out.write(f"{frame.name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, the only letter the word list allows there\n")
-                        else:
-                            out.write(f"{frame.name}\tquestion: which letter does the blank on {square_name(p.square)} stand for?"
-                                      f"{' (the word list allows ' + ', '.join(choice) + ')' if choice else ''}\n")
-            try:
-                referee.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
-            except CompanionError as exc:
-                problems += 1
-                out.write(f"{frame.name}\tERROR the tiles read are not a legal play: {exc}\n")
-                continue
-            turn, play = referee.state.turns[-1], referee.state.pending.play
-            out.write(f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{' '.join(w.display for w in play.words)}\t{turn.score}\n")
-    totals = " ".join(f"{name}={score}" for name, score in zip(referee.state.players, referee.state.scores))
-    out.write(f"totals: {totals}\n")
-    return 0 if not problems else 1
+            reading = stabiliser.feed(rect)
+            if reading is not None:
+                table.take(reading, frame.name, empty_is_pass=False)
+    table.totals()
+    return 0 if not table.problems else 1

@@ -63,3 +63,4 @@ def test_replay_of_a_folder_that_is_not_there(tmp_path):
 
     with pytest.raises(CompanionError, match="not a folder"):
         replay_folder(str(tmp_path / "nope"), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT"], "t"))
+
