@@ -385,10 +385,15 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
     ap.add_argument("--only", choices=["letters", "squares", "both"], default="both")
-    ap.add_argument("--out", default=str(L.MODEL_PATH.parent))
+    ap.add_argument("--out", default=None, help="folder for the models (default vision/models; "
+                    "with --quick a temporary folder, so the committed models are not replaced)")
     a = ap.parse_args(argv)
     if a.quick:
         a.boards, a.square_boards, a.epochs = 40, 20, 8
+    if a.out is None:
+        import tempfile
+        a.out = str(Path(tempfile.gettempdir()) / "tc_quick_models") if a.quick else str(L.MODEL_PATH.parent)
+    print(f"models go to {a.out}", flush=True)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()

@@ -255,3 +255,23 @@ def test_classify_main_on_crops(tmp_path, pictures):
     assert lines[str(tmp_path / "sub" / "e.png")] in (".", "#")
     out = io.StringIO()
     assert R.classify_main([tmp_path / "none"], ENGLISH, out) == 1
+
+
+def test_unsure_letter_shown_only_with_a_clear_margin(monkeypatch):
+    """Under MIN_LETTER a letter is shown only when it leads the next letter by MIN_MARGIN."""
+    from vision import letters as L
+
+    crop = np.full((36, 36, 3), 200, np.uint8)
+
+    def fake(top):
+        return lambda *a, **k: L.LetterGuess(top[0][0], top[0][1], None, top)
+
+    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.55), ("Q", 0.40), (L.NONE, 0.05)]))
+    assert R.classify_tile(crop, ENGLISH)[0] == R.COVERED
+    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.55), (L.NONE, 0.40), ("Q", 0.05)]))
+    assert R.classify_tile(crop, ENGLISH)[0] == "O"          # a letter for sure, and clearly O
+    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.58), ("Q", 0.10), ("D", 0.08)]))
+    assert R.classify_tile(crop, ENGLISH)[0] == "O"
+    assert R.classify_tile(crop, ENGLISH, min_margin=1.1)[0] == R.COVERED
+    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.70), ("Q", 0.30), ("D", 0.0)]))
+    assert R.classify_tile(crop, ENGLISH)[0] == "O"
