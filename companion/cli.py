@@ -315,6 +315,14 @@ def _prompt(text: str) -> None:
 
 
 # ----------------------------------------------------------------------------- parser
+def camera_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a game scored from the camera (replay, watch)."""
+    parser.add_argument("--players", required=True, help="comma-separated names in turn order")
+    parser.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
+    parser.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
+    parser.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee for a real game table.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -406,18 +414,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board; players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'.")
     rp.add_argument("folder", metavar="FOLDER")
-    rp.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
-    rp.add_argument("--players", required=True, help="comma-separated names in turn order")
-    rp.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
-    rp.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+    camera_game_options(rp)
     rp.set_defaults(func=cmd_replay)
 
     wa = sub.add_parser("watch", help="score moves from a video or a live camera", description="Watch a video file or a live camera (a number, e.g. 0; 'picamera' on a Raspberry Pi): a move is taken once the picture is still and every square agrees over several frames; each new stable board with new tiles is the next player's move. Prints each move and ends with 'totals: NAME=SCORE ...'.")
     wa.add_argument("source", metavar="SOURCE", help="a video file, a camera number, or picamera")
-    wa.add_argument("--players", required=True, help="comma-separated names in turn order")
-    wa.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
-    wa.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
-    wa.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+    camera_game_options(wa)
     wa.add_argument("--frames", type=int, default=4, help="frames that must agree before a move is taken (default 4)")
     wa.set_defaults(func=cmd_watch)
 

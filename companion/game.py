@@ -169,6 +169,27 @@ class GameState:
         return [p for p, s in zip(self.config.players, self.scores) if s == best]
 
 
+class OnStandardBoard:
+    """For a variant state that keeps a standard ``GameState`` in ``self.game``: its players, its
+    board and its config, so the referee's ``play_notation`` and ``play_board`` (the camera's door)
+    work for the variant too."""
+
+    game: GameState
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    @property
+    def board(self) -> Board:
+        """The board as it stands (plays revealed but not placed are not on it)."""
+        return self.game.board
+
+    @property
+    def config(self) -> GameConfig:
+        return self.game.config
+
+
 # ---------------------------------------------------------------------------------------------
 # Events to state
 

@@ -19,7 +19,8 @@ A variant module provides:
 Variant states that have a board expose ``state.board`` and ``state.config`` (a
 ``companion.game.GameConfig``), so the referee's ``play_notation`` and ``play_board`` (the camera's
 door) work for them too. Building blocks for board variants are public in ``companion.game``:
-``apply`` for standard turns, ``parse_tiles``, ``check_supply``, ``next_player``, ``replace_at``.
+``apply`` for standard turns, ``parse_tiles``, ``check_supply``, ``next_player``, ``replace_at``,
+and ``OnStandardBoard`` (players, board and config of a state that keeps a standard game).
 
 ``companion.events.Replay`` picks the module named by the ``variant`` field of ``game_started``
 (``standard`` when absent); undo is handled there for every variant alike.

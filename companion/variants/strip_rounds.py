@@ -92,7 +92,7 @@ class Round:
 
 
 @dataclass(frozen=True)
-class RoundsState:
+class RoundsState(game.OnStandardBoard):
     game: GameState
     rules: RoundsRules
     ledger: Ledger
@@ -105,19 +105,6 @@ class RoundsState:
     end_reason: str = ""
 
     # ----- reading -----
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.game.players
-
-    @property
-    def board(self):
-        """The board as it stands (plays revealed but not placed are not on it)."""
-        return self.game.board
-
-    @property
-    def config(self):
-        return self.game.config
-
     @property
     def out(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.eliminated)

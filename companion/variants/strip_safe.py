@@ -55,7 +55,7 @@ class SafeRules:
 
 
 @dataclass(frozen=True)
-class SafeState:
+class SafeState(game.OnStandardBoard):
     """A standard game plus the ledger of clothing and the safe score."""
 
     game: GameState
@@ -75,19 +75,6 @@ class SafeState:
     run_before_play: tuple[str, ...] = ()
 
     # ----- reading -----
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.game.players
-
-    @property
-    def board(self):
-        """The standard game's board (so ``Referee.play_notation`` and ``play_board`` work)."""
-        return self.game.board
-
-    @property
-    def config(self):
-        return self.game.config
-
     def items(self, name: str) -> int:
         return self.ledger.total(name, "item")
 
