@@ -47,6 +47,7 @@ def format_board(state: GameState) -> str:
             tile = state.board[r, c]
             cells.append(str(tile) if tile else {"T": "=", "D": "-", "t": '"', "d": "'", "*": "*"}.get(layout.rows[r][c], "."))
         lines.append(f"{r + 1:>3} " + " ".join(cells))
+    lines.append("    = triple word  - double word  \" triple letter  ' double letter  * centre; lower case: a blank")
     return "\n".join(lines)
 
 
