@@ -123,8 +123,31 @@ def pack(glyphs, labels):
     return ims, meta, np.array([CLASSES.index(v) for v in labels], np.int16)
 
 
-def augment_glyphs(ims: np.ndarray, rng) -> np.ndarray:
-    """Random affine warps and stroke-weight changes of normalised glyphs (float 0..1 out)."""
+def _real_look(g: np.ndarray, rng) -> np.ndarray:
+    """Look of real binarised camera crops: low-resolution down-up sampling, a hard threshold
+    at a random level, and sometimes a 1-pixel erosion or dilation of the binary strokes."""
+    n, g0 = L.GLYPH, g
+    if rng.random() < 0.7:
+        s = int(rng.integers(11, 20))
+        g = cv2.resize(cv2.resize(g, (s, s), interpolation=cv2.INTER_AREA), (n, n),
+                       interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        g = cv2.GaussianBlur(g, (3, 3), rng.uniform(0.4, 1.0))
+    g = (g > rng.uniform(0.3, 0.7)).astype(np.float32)
+    q = rng.random()
+    if q < 0.2:
+        g = cv2.erode(g, np.ones((2, 2), np.uint8))
+    elif q < 0.4:
+        g = cv2.dilate(g, np.ones((2, 2), np.uint8))
+    if g.max() == 0:            # erased the glyph: keep something rather than an empty image
+        return g0
+    return g
+
+
+def augment_glyphs(ims: np.ndarray, rng, real_p: float = 0.0) -> np.ndarray:
+    """Random affine warps and stroke-weight changes of normalised glyphs (float 0..1 out).
+
+    ``real_p``: share of glyphs given the look of binarised low-resolution camera crops."""
     out = np.empty(ims.shape, np.float32)
     c = L.GLYPH / 2
     for i in range(len(ims)):
@@ -147,6 +170,8 @@ def augment_glyphs(ims: np.ndarray, rng) -> np.ndarray:
             g = (cv2.GaussianBlur(g, (3, 3), 0.7) > 0.25).astype(np.float32)     # bolder
         elif r < 0.3:
             g = (cv2.GaussianBlur(g, (3, 3), 0.7) > 0.7).astype(np.float32)      # thinner
+        elif r < 0.3 + real_p:
+            g = _real_look(g, rng)
         out[i] = g
     return out
 
@@ -250,7 +275,7 @@ def train_mlp(make_X, y, n_classes, hidden=256, epochs=30, lr=2e-3, wd=1e-4, smo
 
 
 def train_cnn(ims, meta, y, n_classes, epochs=12, lr=2e-3, wd=5e-5, smooth=0.05, seed=0,
-              val=None, log=print, dropout=0.3, bs=128):
+              val=None, log=print, dropout=0.3, bs=128, real_p=0.0):
     """Train the small CNN of ``vision.letters`` with Adam; returns its parameter dict.
 
     ``ims`` uint8 (n, 28, 28), re-augmented every epoch (``augment_glyphs``).
@@ -275,7 +300,7 @@ def train_cnn(ims, meta, y, n_classes, epochs=12, lr=2e-3, wd=5e-5, smooth=0.05,
     n = len(ims)
     for ep in range(epochs):
         t_ep = time.time()
-        X = augment_glyphs(ims, rng)
+        X = augment_glyphs(ims, rng, real_p)
         order = rng.permutation(n)
         rate = lr * 0.5 * (1 + np.cos(np.pi * ep / epochs))
         tot = 0.0
@@ -383,6 +408,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--real-aug", type=float, default=0.0,
+                    help="share of glyphs per epoch given a binarised low-resolution look (e.g. 0.35)")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
     ap.add_argument("--only", choices=["letters", "squares", "both"], default="both")
     ap.add_argument("--out", default=None, help="folder for the models (default vision/models; "
@@ -413,7 +440,8 @@ def main(argv=None):
         vi, vm, yv = glyph_data(max(8, a.boards // 10), a.seed + 77, "heldout", a.jobs)
         if a.kind == "cnn":
             P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=a.seed,
-                          val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print)
+                          val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
+                          real_p=a.real_aug)
         else:
             Xv = L.features_from(vi.astype(np.float32) / 255, vm)
             arng = np.random.default_rng(a.seed + 5)
@@ -427,7 +455,7 @@ def main(argv=None):
             P = dict(mean=mean, std=std, w1=w1, b1=b1, w2=w2, b2=b2)
         model = L.LetterModel(CLASSES, P, a.kind,
                               {"trained_on": f"{len(ims)} rendered glyphs from {a.boards} boards",
-                               "seed": a.seed})
+                               "seed": a.seed, "real_aug": a.real_aug})
         acc = jheidel_accuracy(model)
         if acc:
             print(f"held-out real crops (jheidel): {acc[0]:.4f} of {acc[1]}")
