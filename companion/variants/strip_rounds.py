@@ -30,6 +30,7 @@ from companion import game
 from companion.errors import CompanionError, RuleViolation
 from companion.game import GameState
 from companion.variants import handler_for
+from companion.variants.clothing import declared_clothing
 from companion.ledger import Entry, Ledger
 from companion.play import Play, score_play, validate_play
 
@@ -139,11 +140,6 @@ class RoundsState(game.OnStandardBoard):
 # Starting
 
 
-def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleViolation(f"{what} must be a whole number, 0 or more (not {value!r})")
-    return value
-
 
 def _rules_from(event: Mapping[str, Any]) -> RoundsRules:
     win = event.get("win", "last_dressed")
@@ -167,20 +163,10 @@ def new_game(event: Mapping[str, Any]) -> RoundsState:
     g = game.new_game(event)
     rules = _rules_from(event)
     players = g.players
-    clothing = event.get("clothing")
-    if not isinstance(clothing, Mapping) or set(clothing) != set(players):
-        raise RuleViolation("strip-rounds needs 'clothing': how many items each player wears, for every player, "
-                            f"like {{{', '.join(repr(p) + ': 5' for p in players)}}}")
-    limits = event.get("limits", {})
-    if not isinstance(limits, Mapping) or not set(limits) <= set(players):
-        raise RuleViolation("'limits' must name players: the items each keeps on, like {\"Ann\": 1}")
+    counts, limit = declared_clothing(event, players, "strip-rounds")
     entries = []
     for p in players:
-        n = _count(clothing[p], f"{p}'s count of clothing")
-        lim = _count(limits.get(p, 0), f"{p}'s limit of undress")
-        if n <= lim:
-            raise RuleViolation(f"{p} wears {n} item(s) with a limit of undress of {lim}: "
-                                "a player must start with at least one item above their limit")
+        n, lim = counts[p], limit[p]
         entries.append(Entry(p, "item", n, f"start: declared {n} item(s)"))
         if lim:
             entries.append(Entry(p, "limit", lim, f"agreed before play: {lim} item(s) stay on"))

@@ -31,6 +31,7 @@ from companion import game
 from companion.errors import RuleViolation
 from companion.game import AWAITING_RACKS, ENDED, PLAYING, GameState
 from companion.variants import handler_for
+from companion.variants.clothing import declared_clothing
 from companion.ledger import Entry, Ledger
 
 #: What a penalty takes: a credit token or one item of clothing.
@@ -113,11 +114,6 @@ class SafeState(game.OnStandardBoard):
 # Starting
 
 
-def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleViolation(f"{what} must be a whole number, 0 or more (not {value!r})")
-    return value
-
 
 def _rules_from(event: Mapping[str, Any]) -> SafeRules:
     rng = event.get("safe_score_range", [5, 10])
@@ -145,19 +141,7 @@ def new_game(event: Mapping[str, Any]) -> SafeState:
     g = game.new_game(event)
     rules = _rules_from(event)
     players = g.players
-    clothing = event.get("clothing")
-    if not isinstance(clothing, Mapping) or set(clothing) != set(players):
-        raise RuleViolation("strip-safe needs 'clothing': how many items each player wears (accessories do not count), "
-                            f"for every player, like {{{', '.join(repr(p) + ': 5' for p in players)}}}")
-    counts = {p: _count(clothing[p], f"{p}'s count of clothing") for p in players}
-    limits = event.get("limits", {})
-    if not isinstance(limits, Mapping) or not set(limits) <= set(players):
-        raise RuleViolation("'limits' must name players: the items each keeps on, like {\"Ann\": 1}")
-    limit = {p: _count(limits.get(p, 0), f"{p}'s limit of undress") for p in players}
-    for p in players:
-        if counts[p] <= limit[p]:
-            raise RuleViolation(f"{p} wears {counts[p]} item(s) with a limit of undress of {limit[p]}: "
-                                "a player must start with at least one item above their limit")
+    counts, limit = declared_clothing(event, players, "strip-safe")
     standard = max(counts.values())
     entries = []
     for p in players:
