@@ -7,6 +7,8 @@ the last confirmed board and says what the move is, or what it still needs to kn
 * squares of the confirmed board are never re-decided by a later picture (a played tile does not
   move): a different reading there is reported as a misreading and ignored;
 * a covered square on an empty square means the picture is not ready: wait for the next one;
+* a tile the camera sees but cannot read (``unread``) is not a reason to wait forever: the word list
+  says which letters it can be (:func:`fitting_letters`), and the table decides from that;
 * a letter read with low confidence, and a blank tile (whose letter the camera cannot know), are
   questions for the players, not silent decisions; when the word list allows exactly one letter for
   a blank, that letter is offered as the answer to confirm.
@@ -15,7 +17,8 @@ the last confirmed board and says what the move is, or what it still needs to kn
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from itertools import product
+from typing import Iterable, Sequence
 
 from companion.board import Board, Placement, Tile, square_name
 from companion.errors import CompanionError
@@ -45,6 +48,8 @@ class CameraMove:
     questions: tuple[Question, ...] = ()
     covered: tuple[Square, ...] = ()
     misread: tuple[str, ...] = ()
+    unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
+
 
     @property
     def ready(self) -> bool:
@@ -53,16 +58,19 @@ class CameraMove:
 
 
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
-              tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> CameraMove:
+              tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+              unread: Iterable[Square] = ()) -> CameraMove:
     """Compare a picture's reading with the confirmed board.
 
     ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
-    from 0 to 1 (None: all certain).
+    from 0 to 1 (None: all certain). ``unread``: squares labelled ``#`` where the camera sees a tile
+    whose letter it cannot read (not a hand): they go to ``CameraMove.unread``, not ``covered``.
     """
+    unread = set(unread)
     n = confirmed.size
     if len(labels) != n or any(len(row) != n for row in labels):
         raise CompanionError(f"the camera reading is not {n} rows of {n} squares")
-    placements, questions, covered, misread = [], [], [], []
+    placements, questions, covered, misread, unread_new = [], [], [], [], []
     for r in range(n):
         for c in range(n):
             label = labels[r][c]
@@ -79,7 +87,7 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if label == EMPTY:
                 continue
             if label == COVERED:
-                covered.append((r, c))
+                (unread_new if (r, c) in unread else covered).append((r, c))
                 continue
             if label == BLANK:
                 placements.append(Placement((r, c), Tile(BLANK, True)))
@@ -90,7 +98,39 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if conf < min_confidence:
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
-    return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread))
+    return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new))
+
+
+#: More unknown squares than this in one play are not searched (26**3 trials and more).
+MAX_UNKNOWN = 2
+
+
+def fitting_letters(board: Board, placements: Sequence[Placement], squares: Sequence[Square], tiles: TileSet,
+                    lexicon) -> dict[Square, list[str]]:
+    """For each square of ``squares`` (tiles of this play whose letter is unknown), the letters that,
+    with the other unknown squares filled in some way, make every word of the play acceptable.
+
+    ``placements``: the play's tiles; a square of ``squares`` found there keeps its blank flag (an
+    undeclared blank), one not found there is an ordinary tile the camera could not read. Empty lists
+    when there is no word list or more than ``MAX_UNKNOWN`` unknown squares (nothing is guessed).
+    """
+    squares = list(dict.fromkeys(squares))
+    out: dict[Square, list[str]] = {s: [] for s in squares}
+    if not squares or lexicon is None or len(squares) > MAX_UNKNOWN:
+        return out
+    blank = {p.square: p.tile.blank for p in placements}
+    fixed = [p for p in placements if p.square not in out]
+    for choice in product(tiles.alphabet, repeat=len(squares)):
+        trial = fixed + [Placement(s, Tile(ch, blank.get(s, False))) for s, ch in zip(squares, choice)]
+        try:
+            play = validate_play(board, trial)
+        except CompanionError:
+            continue
+        if all(w.text in lexicon for w in play.words):
+            for s, ch in zip(squares, choice):
+                if ch not in out[s]:
+                    out[s].append(ch)
+    return out
 
 
 def blank_letters(board: Board, placements: Sequence[Placement], tiles: TileSet, lexicon) -> dict[Square, list[str]]:
@@ -100,26 +140,4 @@ def blank_letters(board: Board, placements: Sequence[Placement], tiles: TileSet,
     blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
     if not blanks or lexicon is None:
         return {}
-    fixed = [p for p in placements if p.square not in blanks]
-    out: dict[Square, list[str]] = {s: [] for s in blanks}
-    letters = list(tiles.alphabet)
-
-    def fits(choice: dict[Square, str]) -> bool:
-        trial = fixed + [Placement(s, Tile(choice[s], True)) for s in blanks]
-        try:
-            play = validate_play(board, trial)
-        except CompanionError:
-            return False
-        return all(w.text in lexicon for w in play.words)
-
-    if len(blanks) == 1:
-        (s,) = blanks
-        out[s] = [ch for ch in letters if fits({s: ch})]
-    elif len(blanks) == 2:
-        a, b = blanks
-        for x in letters:
-            for y in letters:
-                if fits({a: x, b: y}):
-                    out[a].append(x) if x not in out[a] else None
-                    out[b].append(y) if y not in out[b] else None
-    return out
+    return fitting_letters(board, placements, blanks, tiles, lexicon)

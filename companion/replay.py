@@ -24,33 +24,43 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.board import Placement, Tile, square_name
-from companion.camera import blank_letters, read_move
+from companion.camera import fitting_letters, read_move
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
-from companion.tiles import get_tileset
+from companion.tiles import BLANK, get_tileset
 
 #: Below this, a square the reader was unsure of stays unreadable (the picture must be taken again)
 #: rather than becoming a question: too weak a guess to put to the players.
 MIN_GUESS = 0.5
 
 
-def reading_for_engine(reading) -> tuple[list[str], list[list[float]]]:
-    """Labels and confidences from a ``vision.read.BoardReading``: a square the reader was unsure
-    of carries its best guess with its (low) confidence, so the engine can ask about it, unless the
-    guess is too weak; a covered square stays covered."""
-    labels, conf = [], []
+def reading_for_engine(reading) -> tuple[list[str], list[list[float]], list[tuple[int, int]]]:
+    """Labels, confidences and unread tiles from a ``vision.read.BoardReading``.
+
+    A square the reader was unsure of carries its best guess with its (low) confidence, so the
+    engine can ask about it, unless the guess is too weak: then it stays ``#`` and, when the reader
+    took it for a tile with a letter and no neighbour is covered (so it is not a hand), it is listed
+    as an unread tile, which the word list may settle. A covered square stays covered.
+    """
+    labels, conf, unread = [], [], []
+    kinds = reading.kinds
+    n = len(reading.labels)
     for r, row in enumerate(reading.labels):
         out = []
         for c, ch in enumerate(row):
-            kind = str(reading.kinds[r][c])
+            kind = str(kinds[r][c])
             guess = reading.guesses[r][c]
-            if ch == "#" and kind == "unsure" and guess not in (".", "#") and reading.confidence[r][c] >= MIN_GUESS:
-                ch = guess
+            if ch == "#" and kind == "unsure" and guess not in (".", "#"):
+                if reading.confidence[r][c] >= MIN_GUESS:
+                    ch = guess
+                elif guess != "?" and not any(0 <= r + dr < n and 0 <= c + dc < n and str(kinds[r + dr][c + dc]) == "covered"
+                                              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))):
+                    unread.append((r, c))
             out.append(ch)
         labels.append("".join(out))
         conf.append([float(x) for x in reading.confidence[r]])
-    return labels, conf
+    return labels, conf, unread
 
 
 class CameraTable:
@@ -100,15 +110,15 @@ class CameraTable:
         """Turn one trusted reading into the next player's move (or a pass), print it."""
         state = self.referee.state
         player = state.players[state.to_move]
-        labels, conf = reading_for_engine(reading)
-        move = read_move(state.board, labels, conf, self.tiles, self.min_confidence)
+        labels, conf, unread = reading_for_engine(reading)
+        move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
             self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
             return
-        if not move.placements:
+        if not move.placements and not move.unread:
             if empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
                 self.say(f"{player}\tpass (no new tile in {name})\t0")
@@ -117,18 +127,36 @@ class CameraTable:
         for q in move.questions:
             if q.kind == "unsure":
                 self.say(f"{name}\tquestion: {q.text}")
-        if any(p.tile.blank for p in placements):
-            options = blank_letters(state.board, placements, self.tiles, self.referee.lexicon)
-            for i, p in enumerate(placements):
-                choice = options.get(p.square)
-                if choice is None:
-                    continue
-                if len(choice) == 1:
-                    placements[i] = Placement(p.square, Tile(choice[0], True))
-                    self.say(f"{name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, the only letter the word list allows there")
-                else:
-                    allowed = f" (the word list allows {', '.join(choice)})" if choice else ""
-                    self.say(f"{name}\tquestion: which letter does the blank on {square_name(p.square)} stand for?{allowed}")
+        blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
+        options = fitting_letters(state.board, placements, blanks + list(move.unread), self.tiles,
+                                  self.referee.lexicon) if blanks or move.unread else {}
+        # a tile the camera could not read: the word list, then the camera's weak guess, settle it
+        for s in move.unread:
+            allowed, guess = options.get(s, []), reading.guesses[s[0]][s[1]]
+            where = square_name(s)
+            if len(allowed) == 1:
+                placements.append(Placement(s, Tile(allowed[0])))
+                self.say(f"{name}\tnote: the tile on {where} could not be read; it is taken as {allowed[0]}, "
+                         f"the only letter the word list allows there (check it)")
+            elif guess in allowed:
+                placements.append(Placement(s, Tile(guess)))
+                self.say(f"{name}\tquestion: is the tile on {where} {guess}? (the camera could hardly read it; "
+                         f"the word list allows {', '.join(allowed)})")
+            else:
+                allowed_text = f" (the word list allows {', '.join(allowed)})" if allowed else ""
+                self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again")
+                return
+        for i, p in enumerate(placements):
+            choice = options.get(p.square) if p.square in blanks else None
+            if choice is None:
+                continue
+            if len(choice) == 1:
+                placements[i] = Placement(p.square, Tile(choice[0], True))
+                self.say(f"{name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, the only letter the word list allows there")
+            else:
+                allowed = f" (the word list allows {', '.join(choice)})" if choice else ""
+                self.say(f"{name}\tquestion: which letter does the blank on {square_name(p.square)} stand for?{allowed}")
+        placements.sort(key=lambda p: p.square)
         try:
             self.referee.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
         except CompanionError as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.board import Board, Tile
-from companion.camera import blank_letters, read_move
+from companion.camera import blank_letters, fitting_letters, read_move
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
 
@@ -64,3 +64,41 @@ def test_the_word_list_names_the_only_letter_a_blank_can_be():
     assert blank_letters(Board(), move.placements, EN, lexicon) == {(7, 8): ["A", "O"]}
     lexicon = Lexicon.from_words(["CAT"], "t")
     assert blank_letters(Board(), move.placements, EN, lexicon) == {(7, 8): ["A"]}
+
+
+def test_an_unread_tile_is_not_a_covered_square():
+    move = read_move(Board(), rows(H8="C", I8="#", J8="T"), None, EN, unread=[(7, 8)])
+    assert move.ready and move.unread == ((7, 8),) and move.covered == ()
+    assert [p.square for p in move.placements] == [(7, 7), (7, 9)]
+
+
+def test_an_unread_square_on_a_played_tile_is_ignored():
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="C", I8="#", J8="T"), None, EN, unread=[(7, 8)])
+    assert move.unread == () and move.placements == ()
+
+
+def test_the_word_list_names_the_letters_an_unread_tile_can_be():
+    lexicon = Lexicon.from_words(["CAT", "COT", "CUTS"], "t")
+    move = read_move(Board(), rows(H8="C", I8="#", J8="T"), None, EN, unread=[(7, 8)])
+    assert fitting_letters(Board(), move.placements, move.unread, EN, lexicon) == {(7, 8): ["A", "O"]}
+
+
+def test_two_unknown_tiles_are_searched_together():
+    lexicon = Lexicon.from_words(["CAT", "CUTS"], "t")
+    move = read_move(Board(), rows(H8="C", I8="#", J8="T", K8="#"), None, EN, unread=[(7, 8), (7, 10)])
+    assert fitting_letters(Board(), move.placements, move.unread, EN, lexicon) == {(7, 8): ["U"], (7, 10): ["S"]}
+
+
+def test_more_unknown_tiles_than_the_limit_are_not_guessed():
+    lexicon = Lexicon.from_words(["CATS"], "t")
+    move = read_move(Board(), rows(H8="#", I8="#", J8="#", K8="S"), None, EN, unread=[(7, 7), (7, 8), (7, 9)])
+    assert fitting_letters(Board(), move.placements, move.unread, EN, lexicon) == {(7, 7): [], (7, 8): [], (7, 9): []}
+
+
+def test_an_unread_tile_beside_an_undeclared_blank_is_solved_with_it():
+    # C ? T with the blank unknown and T unread: only CAT-like words fit
+    lexicon = Lexicon.from_words(["CAT"], "t")
+    move = read_move(Board(), rows(H8="C", I8="?", J8="#"), None, EN, unread=[(7, 9)])
+    got = fitting_letters(Board(), move.placements, [(7, 8), (7, 9)], EN, lexicon)
+    assert got == {(7, 8): ["A"], (7, 9): ["T"]}

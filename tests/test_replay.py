@@ -64,3 +64,57 @@ def test_replay_of_a_folder_that_is_not_there(tmp_path):
     with pytest.raises(CompanionError, match="not a folder"):
         replay_folder(str(tmp_path / "nope"), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT"], "t"))
 
+
+
+def _reading(labels: list[str], unsure: dict[tuple[int, int], tuple[str, float]]):
+    from vision.read import BoardReading
+
+    kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
+    conf = np.ones((15, 15), np.float32)
+    guesses = [list(row) for row in labels]
+    rows_ = [list(row) for row in labels]
+    for (r, c), (guess, p) in unsure.items():
+        rows_[r][c], guesses[r][c], kinds[r, c], conf[r, c] = "#", guess, "unsure", p
+    return BoardReading(["".join(r) for r in rows_], conf, ["".join(r) for r in guesses], kinds)
+
+
+def _table(words: list[str]):
+    from companion.replay import CameraTable
+
+    out = io.StringIO()
+    return CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(words, "test"), None, out), out
+
+
+def test_an_unread_tile_the_word_list_settles_is_taken_and_said():
+    table, out = _table(["CAT"])
+    table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
+    lines = out.getvalue().splitlines()
+    assert "could not be read; it is taken as A" in lines[0]
+    assert lines[1] == "Ann\tG8\tacross\tCAT\t10"
+
+
+def test_an_unread_tile_with_several_letters_takes_the_cameras_guess_as_a_question():
+    table, out = _table(["CAT", "COT"])
+    table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("p1\tquestion: is the tile on H8 O?") and "allows A, O" in lines[0]
+    assert lines[1] == "Ann\tG8\tacross\tCOT\t10"
+
+
+def test_an_unread_tile_nothing_settles_waits_for_another_photo():
+    table, out = _table(["CAT", "CUT"])
+    table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
+    assert out.getvalue().splitlines() == [
+        "p1\tERROR the tile on H8 cannot be read (the word list allows A, U); take the photo again"]
+    assert table.referee.state.board.is_empty and table.problems == 1
+
+
+def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
+    reading = _reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)})
+    reading.kinds[7, 8] = "covered"
+    labels = [list(r) for r in reading.labels]
+    labels[7][8] = "#"
+    reading.labels = ["".join(r) for r in labels]
+    table, out = _table(["CAT"])
+    table.take(reading, "p1", True)
+    assert "covered or unreadable: H8, I8" in out.getvalue()
