@@ -14,7 +14,9 @@ into the tiles added since the last confirmed board; the referee checks and scor
 Questions the camera cannot settle are printed, never silently decided as fact: a blank tile's
 letter is taken from the word list when exactly one letter makes every word acceptable (and said
 so), otherwise left unnamed (it scores 0 either way); a letter read with low confidence is used
-and flagged.
+and flagged; a tile seen but not read is taken only when the word list allows a single letter there
+(said), or the camera's weak guess is among the letters it allows (asked); otherwise the photo must be
+taken again.
 """
 
 from __future__ import annotations
