@@ -23,7 +23,7 @@ import argparse
 import os
 import sys
 import time
-from multiprocessing import Pool
+import multiprocessing
 from pathlib import Path
 
 import cv2
@@ -38,6 +38,14 @@ from vision.geometry import rectify  # noqa: E402
 from vision.render import font_paths, random_scene  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+
+
+def Pool(jobs: int):
+    """Worker processes started fresh ("spawn"): a forked child of a process that has already run
+    OpenCV's or the BLAS's thread pools can hang forever on their locks (seen here)."""
+    return multiprocessing.get_context("spawn").Pool(jobs)
+
+
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÆØÅÑ"
 CLASSES = ALPHABET + L.ROT + L.NONE
 # (letter, quarter turns) that look like an upright letter: never labelled ROT.
@@ -405,6 +413,10 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--kind", choices=["cnn", "mlp"], default="cnn")
+    ap.add_argument("--engine", choices=["numpy", "torch"], default="numpy",
+                    help="fit the CNN with numpy (no extra install) or PyTorch (faster; calibration/torch_cnn.py)")
+    ap.add_argument("--widths", default="12,24,128",
+                    help="CNN conv1 channels, conv2 channels, hidden units (the torch engine only)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true")
@@ -438,7 +450,12 @@ def main(argv=None):
         print(f"  {len(ims)} glyphs, {time.time() - t0:.0f} s; per class min {np.bincount(y).min()}", flush=True)
         print("rendering validation boards (fonts never trained on) ...", flush=True)
         vi, vm, yv = glyph_data(max(8, a.boards // 10), a.seed + 77, "heldout", a.jobs)
-        if a.kind == "cnn":
+        if a.kind == "cnn" and a.engine == "torch":
+            from calibration import torch_cnn
+            widths = tuple(int(v) for v in a.widths.split(","))
+            P = torch_cnn.train(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, widths, seed=a.seed,
+                                val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print)
+        elif a.kind == "cnn":
             P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=a.seed,
                           val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
                           real_p=a.real_aug)
@@ -455,7 +472,7 @@ def main(argv=None):
             P = dict(mean=mean, std=std, w1=w1, b1=b1, w2=w2, b2=b2)
         model = L.LetterModel(CLASSES, P, a.kind,
                               {"trained_on": f"{len(ims)} rendered glyphs from {a.boards} boards",
-                               "seed": a.seed, "real_aug": a.real_aug})
+                               "seed": a.seed, "real_aug": a.real_aug, "engine": a.engine, "widths": a.widths})
         acc = jheidel_accuracy(model)
         if acc:
             print(f"held-out real crops (jheidel): {acc[0]:.4f} of {acc[1]}")

@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_read.py                 # everything, ~10 minutes
     .venv/bin/python scripts/bench_read.py --boards 50 --skip-photos --skip-tesseract
+    .venv/bin/python scripts/bench_read.py --models /tmp/run1     # models from a training run
 
 Parts:
 * rendered boards (``vision/render.py``: every tile and board style, perspective, blur, glare,
@@ -266,8 +267,14 @@ def main(argv=None) -> int:
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
                     "run through tesseract (0 = all 1,080; ~0.15 s each)")
+    ap.add_argument("--models", default=None, help="a folder with letters.npz and squares.npz to measure "
+                    "instead of the committed models (e.g. a training run's --out)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if a.models:
+        L._DEFAULT = L.LetterModel.load(Path(a.models) / "letters.npz")
+        R._SQUARES = R.SquareModel.load(Path(a.models) / "squares.npz")
+        print(f"models from {a.models}: {L._DEFAULT.info}", flush=True)
     if a.only in (None, "renders"):
         runs = [("train", True, a.boards, "training fonts, hard camera"),
                 ("train", False, a.boards // 2, "training fonts, standard camera"),

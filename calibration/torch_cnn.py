@@ -1,0 +1,161 @@
+"""Training the letter CNN with PyTorch (optional; ``calibration/train_letters.py --engine torch``).
+
+The product reads letters with numpy only (``vision.letters.cnn_forward``); PyTorch is a faster way
+to fit the same network on this machine's CPU, so a wider model and more epochs fit in the time.
+The weights are exported in the numpy layout (conv kernels as ``(ky, kx, c_in) x c_out``, the
+pooled map flattened as ``(y, x, c)``), and :func:`check_export` proves the two forwards agree.
+
+Install (CPU build, not part of the product's set-up)::
+
+    .venv/bin/pip install torch==2.13.0          # or any recent CPU build
+
+Augmentation is done per batch on tensors, like ``train_letters.augment_glyphs``: small affine
+warps (turn, scale, shear, shift), a smooth elastic field, and bolder or thinner strokes.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from vision import letters as L
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as e:                      # a clear message, not a traceback
+        raise SystemExit("PyTorch is not installed: .venv/bin/pip install torch  (or use --engine numpy)") from e
+    return torch
+
+
+def build(n_classes: int, c1: int, c2: int, fc: int, dropout: float):
+    torch = _torch()
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, c1, 5, padding=2)
+            self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
+            self.fc1 = nn.Linear(49 * c2 + 5, fc)
+            self.fc2 = nn.Linear(fc, n_classes)
+            self.drop = nn.Dropout(dropout)
+
+        def forward(self, x, meta):
+            f = torch.nn.functional
+            a = f.max_pool2d(f.relu(self.conv1(x)), 2)
+            a = f.max_pool2d(f.relu(self.conv2(a)), 2)
+            a = a.permute(0, 2, 3, 1).reshape(len(x), -1)           # (y, x, c) as in numpy
+            h = f.relu(self.fc1(torch.cat([a, meta], 1)))
+            return self.fc2(self.drop(h))
+
+    return Net()
+
+
+def augment(torch, x, gen):
+    """Random warps and stroke changes of a batch (B, 1, 28, 28) in [0, 1]."""
+    f = torch.nn.functional
+    b = len(x)
+    # affine (80 %): turn ~4 degrees, scale 0.86-1.12, shear ~0.15, shift ~0.8 px
+    ang = torch.randn(b, generator=gen) * np.radians(4)
+    sx = torch.empty(b).uniform_(0.86, 1.12, generator=gen)
+    sy = torch.empty(b).uniform_(0.86, 1.12, generator=gen)
+    sh = torch.randn(b, generator=gen) * 0.15
+    c, s = torch.cos(ang), torch.sin(ang)
+    A = torch.stack([torch.stack([c * sx, c * sh - s * sy], 1), torch.stack([s * sx, s * sh + c * sy], 1)], 1)
+    on = (torch.rand(b, generator=gen) < 0.8).float()[:, None, None]
+    A = on * A + (1 - on) * torch.eye(2)[None]
+    Ainv = torch.linalg.inv(A)                     # grid maps output to input
+    t = torch.randn(b, 2, generator=gen) * 0.8 * (2 / L.GLYPH) * on[:, :, 0]
+    theta = torch.cat([Ainv, (-Ainv @ t[:, :, None])], 2)
+    grid = f.affine_grid(theta, list(x.shape), align_corners=False)
+    # elastic (30 %): a smooth random displacement of about a pixel
+    el = (torch.rand(b, generator=gen) < 0.3).float()[:, None, None, None]
+    field = f.interpolate(torch.randn(b, 2, 4, 4, generator=gen), size=(L.GLYPH, L.GLYPH), mode="bicubic",
+                          align_corners=False) * (1.2 * 2 / L.GLYPH)
+    grid = grid + el * field.permute(0, 2, 3, 1)
+    x = f.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    # stroke weight: bolder 15 %, thinner 15 %
+    k = torch.tensor([[0.0625, 0.125, 0.0625], [0.125, 0.25, 0.125], [0.0625, 0.125, 0.0625]])[None, None]
+    blur = f.conv2d(x, k, padding=1)
+    r = torch.rand(b, generator=gen)[:, None, None, None]
+    x = torch.where(r < 0.15, (blur > 0.25).float(), torch.where(r < 0.3, (blur > 0.7).float(), x))
+    return x
+
+
+def export(net, mmean, mstd) -> dict:
+    """The network's weights in the numpy layout of ``vision.letters.cnn_forward``."""
+    sd = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    k1 = sd["conv1.weight"].transpose(2, 3, 1, 0).reshape(-1, sd["conv1.weight"].shape[0])
+    k2 = sd["conv2.weight"].transpose(2, 3, 1, 0).reshape(-1, sd["conv2.weight"].shape[0])
+    return {"k1": np.ascontiguousarray(k1), "b1": sd["conv1.bias"], "k2": np.ascontiguousarray(k2),
+            "b2": sd["conv2.bias"], "w3": np.ascontiguousarray(sd["fc1.weight"].T), "b3": sd["fc1.bias"],
+            "w4": np.ascontiguousarray(sd["fc2.weight"].T), "b4": sd["fc2.bias"],
+            "mmean": mmean.astype(np.float32), "mstd": mstd.astype(np.float32)}
+
+
+def check_export(net, P, ims, meta) -> float:
+    """Largest difference between the torch and the numpy logits on some glyphs (should be ~1e-5)."""
+    torch = _torch()
+    net.eval()
+    with torch.no_grad():
+        x = torch.from_numpy(ims[:, None].astype(np.float32))
+        m = torch.from_numpy(((meta - P["mmean"]) / P["mstd"]).astype(np.float32))
+        a = net(x, m).numpy()
+    b = L.cnn_forward(P, ims.astype(np.float32), meta)[0]
+    return float(np.abs(a - b).max())
+
+
+def train(ims, meta, y, n_classes, epochs=40, widths=(16, 32, 160), lr=3e-3, wd=1e-4, smooth=0.05,
+          dropout=0.3, bs=256, seed=0, val=None, log=print) -> dict:
+    """Fit the CNN on uint8 glyphs (n, 28, 28) and meta rows; returns numpy parameters."""
+    torch = _torch()
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = build(n_classes, *widths, dropout)
+    mmean = meta.mean(axis=0)
+    mstd = meta.std(axis=0) + 1e-3
+    X = torch.from_numpy(ims).float().div_(255).unsqueeze(1)
+    M = torch.from_numpy(((meta - mmean) / mstd).astype(np.float32))
+    Y = torch.from_numpy(y.astype(np.int64))
+    decay = [p for n, p in net.named_parameters() if p.ndim > 1]
+    rest = [p for n, p in net.named_parameters() if p.ndim <= 1]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": wd}, {"params": rest, "weight_decay": 0.0}], lr=lr)
+    steps = epochs * ((len(X) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    lossf = torch.nn.CrossEntropyLoss(label_smoothing=smooth)
+    if val is not None:
+        vi, vm, vy = val
+        VX = torch.from_numpy(vi.astype(np.float32)).unsqueeze(1)
+        VM = torch.from_numpy(((vm - mmean) / mstd).astype(np.float32))
+    for ep in range(epochs):
+        t0 = time.time()
+        net.train()
+        order = torch.randperm(len(X), generator=gen)
+        tot = 0.0
+        for i in range(0, len(X), bs):
+            idx = order[i:i + bs]
+            xb = augment(torch, X[idx], gen)
+            out = net(xb, M[idx])
+            loss = lossf(out, Y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+        msg = f"  epoch {ep + 1}/{epochs} loss {tot / len(X):.4f} ({time.time() - t0:.0f} s)"
+        if val is not None:
+            net.eval()
+            with torch.no_grad():
+                pv = torch.cat([net(VX[j:j + 2048], VM[j:j + 2048]).argmax(1) for j in range(0, len(VX), 2048)]).numpy()
+            let = vy < n_classes - 2
+            msg += f" val acc {np.mean(pv == vy):.4f} letters {np.mean(pv[let] == vy[let]):.4f}"
+        log(msg, flush=True)
+    P = export(net, mmean, mstd)
+    err = check_export(net, P, ims[:256].astype(np.float32) / 255, meta[:256])
+    log(f"  numpy export checked: largest logit difference {err:.2e}", flush=True)
+    if err > 1e-3:
+        raise SystemExit(f"the exported weights do not reproduce the torch model (difference {err})")
+    return P
