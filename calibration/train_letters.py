@@ -46,7 +46,8 @@ def Pool(jobs: int):
     return multiprocessing.get_context("spawn").Pool(jobs)
 
 
-ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÆØÅÑ"
+# every letter of the bundled tile sets (en de da fr nl pl), plus Ñ
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜÆØÅÑĄĆĘŁŃÓŚŹŻ"
 CLASSES = ALPHABET + L.ROT + L.NONE
 # (letter, quarter turns) that look like an upright letter: never labelled ROT.
 _AMBIGUOUS_ROT = {2: set("HINOSXZMWØ"), 1: set("HINOSXZCUEMWØÅ"), 3: set("HINOSXZCUEMWØÅ")}

@@ -275,3 +275,30 @@ def test_unsure_letter_shown_only_with_a_clear_margin(monkeypatch):
     assert R.classify_tile(crop, ENGLISH, min_margin=1.1)[0] == R.COVERED
     monkeypatch.setattr(L, "classify_crop", fake([("O", 0.70), ("Q", 0.30), ("D", 0.0)]))
     assert R.classify_tile(crop, ENGLISH)[0] == "O"
+
+
+def test_a_letter_the_model_cannot_read_is_refused_not_misread():
+    # a tile of "Þ" read by a model that does not know it would show as some other letter
+    with pytest.raises(VisionError) as e:
+        R.BoardReader("ABCDEFGHIJKLMNOPQRSTUVWXYZÞ")
+    assert e.value.reason == "unknown-letters" and "Þ" in str(e.value) and "calibrat" in str(e.value)
+
+
+def test_a_profile_with_the_letter_makes_it_readable():
+    from vision import letters as L
+
+    class Profile:
+        prototypes = L.Prototypes(labels=["Þ"], vectors=np.zeros((1, 4), np.float32),
+                                  pixels=np.zeros((1, 196), np.float32))
+        polarity = None
+        tile_lab = None
+
+    assert R.unreadable_letters("ABÞ", L.default_model(), Profile()) == []
+    R.BoardReader("ABÞ", profile=Profile())
+
+
+def test_classify_refuses_a_tile_set_with_unknown_letters(tmp_path):
+    out = io.StringIO()
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((40, 40, 3), 200, np.uint8))
+    assert R.classify_main([tmp_path / "a.png"], "ABCÞ", out) == 1
+    assert out.getvalue().startswith("ERROR: The letter model cannot read Þ")

@@ -341,6 +341,13 @@ def _modal_colour(cols: np.ndarray, radius: float = 10.0) -> np.ndarray:
     return flat[near[best]].mean(axis=0)
 
 
+def unreadable_letters(letters: str, model: L.LetterModel, profile=None) -> list[str]:
+    """The tile set's letters that neither the letter model nor the set's profile can read."""
+    protos = getattr(profile, "prototypes", None)
+    known = set(model.classes) | set(getattr(protos, "labels", []) or [])
+    return [ch for ch in dict.fromkeys(letters.upper()) if ch not in known and ch != BLANK]
+
+
 class BoardReader:
     """Reads boards of one game: keeps polarity, orientation, tile colour, reference.
 
@@ -358,6 +365,13 @@ class BoardReader:
             raise VisionError("The tile set's letters are missing.", "bad-input")
         self.letters = "".join(dict.fromkeys(letters.upper().replace("?", "")))
         self.model = model or L.default_model()
+        unknown = unreadable_letters(self.letters, self.model, profile)
+        if unknown:
+            # read without them, a tile of such a letter would show as some other letter: refuse
+            raise VisionError(f"The letter model cannot read {' '.join(unknown)} (not among the letters it "
+                              "was trained on). Photograph your tiles as calibration/tile_sheet.md describes "
+                              "and use that profile (companion vision calibrate), then these letters can "
+                              "be read.", "unknown-letters")
         self.squares = squares or default_square_model()
         self.profile = profile
         self.min_letter = min_letter
@@ -991,6 +1005,10 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
             return 1
     try:
         model = L.default_model()
+        unknown = unreadable_letters(letters, model, prof)
+        if unknown:
+            raise VisionError(f"The letter model cannot read {' '.join(unknown)}; calibrate the set "
+                              "(companion vision calibrate) so these letters can be read.", "unknown-letters")
     except VisionError as e:
         print(f"ERROR: {e}", file=out)
         return 1
