@@ -494,10 +494,11 @@ def _square_job(args):
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
     model = L.LetterModel.load(model_path)
+    letters = "".join(c for c in model.classes if c not in (L.ROT, L.NONE))     # all the model knows
     dummy = R.SquareModel({})
     Xc, Xr, y = [], [], []
     for _ in range(n_boards):
-        sc, rect, ref = scene_rect(rng, fonts, with_reference=True, n_tiles=int(rng.integers(0, 120)),
+        sc, rect, ref = scene_rect(rng, fonts, letters, with_reference=True, n_tiles=int(rng.integers(0, 120)),
                                    hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12)
         try:
             an = R.Analysis(rect)
@@ -515,11 +516,11 @@ def _square_job(args):
                     continue
                 cells.append((r, c))
                 lab.append(k)
-        cold = R.BoardReader(ALPHABET, model=model, squares=dummy)
+        cold = R.BoardReader(letters, model=model, squares=dummy)
         pol = cold.decide_polarity(an)
         cold.polarity = pol
         Xc.append(cold._features(an, pol, cells)[0])
-        warm = R.BoardReader(ALPHABET, reference=ref, model=model, squares=dummy)
+        warm = R.BoardReader(letters, reference=ref, model=model, squares=dummy)
         warm.polarity = pol
         Xr.append(warm._features(R.Analysis(rect), pol, cells)[0])
         y += lab
