@@ -282,7 +282,8 @@ def cmd_vision_read(args) -> int:
 def cmd_vision_classify(args) -> int:
     from vision.read import classify_main
 
-    return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile))
+    return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile),
+                         abstain=args.abstain)
 
 
 def cmd_vision_calibrate(args) -> int:
@@ -399,10 +400,12 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
     rd.add_argument("--confidences", action="store_true", help="also print each square's confidence")
     rd.set_defaults(func=cmd_vision_read)
-    cl = vis.add_parser("classify", help="classify tile crops", description="For tile crops (files, or folders searched recursively), print path<TAB>label<TAB>confidence; label is a letter, '?' a blank tile, '.' an empty square, '#' not a tile.")
+    cl = vis.add_parser("classify", help="classify tile crops", description="For tile crops (files, or folders searched recursively), print path<TAB>label<TAB>confidence; label is the most likely letter (the confidence says how likely), '?' a blank tile, '.' an empty square, '#' not a tile.")
     cl.add_argument("paths", nargs="+", metavar="PATH")
     cl.add_argument("--tileset", default="en", help="the tile set whose letters to read (default en)")
     cl.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
+    cl.add_argument("--abstain", action="store_true", help="print '#' for a letter the board reader would not show "
+                    "(under 0.6 without a clear lead over the next letter) instead of the best letter")
     cl.set_defaults(func=cmd_vision_classify)
     ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes; saves a set profile for --set-profile.")
     ca.add_argument("photo", metavar="PHOTO")

@@ -302,3 +302,44 @@ def test_classify_refuses_a_tile_set_with_unknown_letters(tmp_path):
     cv2.imwrite(str(tmp_path / "a.png"), np.full((40, 40, 3), 200, np.uint8))
     assert R.classify_main([tmp_path / "a.png"], "ABCÞ", out) == 1
     assert out.getvalue().startswith("ERROR: The letter model cannot read Þ")
+
+
+def test_classify_prints_the_best_letter_with_its_confidence_unless_asked_to_abstain(tmp_path, monkeypatch):
+    from vision import letters as L
+
+    cv2.imwrite(str(tmp_path / "t.png"), np.full((40, 40, 3), 200, np.uint8))
+    glyph = L.Glyph(np.zeros((L.GLYPH, L.GLYPH), np.float32), 1.0, 0.5, 0.3, 1, 100.0)
+    unsure = L.LetterGuess("O", 0.45, glyph, [("O", 0.45), ("Q", 0.40), ("D", 0.1)])
+    monkeypatch.setattr(L, "classify_crop", lambda *a, **k: unsure)
+    out = io.StringIO()
+    R.classify_main([tmp_path / "t.png"], ENGLISH, out)
+    assert out.getvalue().split("\t")[1:] == ["O", "0.45\n"]
+    out = io.StringIO()
+    R.classify_main([tmp_path / "t.png"], ENGLISH, out, abstain=True)
+    assert out.getvalue().split("\t")[1] == "#"
+
+
+def _star_crop(dark_on_light: bool, fat: float = 0.45) -> np.ndarray:
+    face, ink = (220, 40) if dark_on_light else (30, 230)
+    crop = np.full((40, 40, 3), face, np.uint8)
+    pts = []
+    for k in range(10):
+        rad = 14 if k % 2 == 0 else 14 * fat
+        a = -np.pi / 2 + k * np.pi / 5
+        pts.append((20 + rad * np.cos(a), 21 + rad * np.sin(a)))
+    cv2.fillPoly(crop, [np.round(np.array(pts)).astype(np.int32)], (ink, ink, ink))
+    return crop
+
+
+def test_the_centre_star_on_a_lone_crop_is_an_empty_square_either_polarity():
+    assert R._star_like(_star_crop(True)) and R._star_like(_star_crop(False))
+    assert R._star_like(_star_crop(False, fat=0.6))
+
+
+def test_a_round_blob_is_not_a_star():
+    crop = np.full((40, 40, 3), 220, np.uint8)
+    cv2.circle(crop, (20, 20), 12, (40, 40, 40), -1)
+    assert not R._star_like(crop)
+    crop = np.full((40, 40, 3), 220, np.uint8)
+    cv2.rectangle(crop, (8, 8), (32, 32), (40, 40, 40), -1)
+    assert not R._star_like(crop)

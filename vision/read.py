@@ -969,7 +969,7 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
         return COVERED, 0.5
     if gu.label == L.NONE:
         # ink that is no letter: the centre star, print, a hand's edge
-        return EMPTY if gu.glyph is not None and _star_like(gu.glyph) else COVERED, gu.confidence
+        return EMPTY if _star_like(crop) else COVERED, gu.confidence
     if gu.label == L.ROT:
         return COVERED, gu.confidence
     if gu.confidence < min_letter:
@@ -981,15 +981,37 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
     return gu.label, gu.confidence
 
 
-def _star_like(g: L.Glyph) -> bool:
-    """A five-pointed star: compact, about as wide as high, about half filled."""
-    return 0.8 < g.aspect < 1.25 and 0.3 < g.ink < 0.65 and g.parts == 1
+def _star_like(crop: np.ndarray) -> bool:
+    """The centre star (or a similar printed mark) on a lone crop: the crop's ink, split from its
+    face by Otsu, is one central blob about as wide as high with pointed arms (it fills 40-88 % of
+    its convex hull: a binarised star has fat arms; a disc or a square fills more).  Asked only
+    when the letter model has already said the ink is no letter."""
+    gray = L.to_gray(crop)
+    h, w = gray.shape
+    _, m = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if L.guess_polarity(gray) > 0:
+        m = 1 - m                                   # ink = 1
+    n, lab, st, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return False
+    i = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, area = st[i]
+    if not (0.8 < bw / bh < 1.25 and bh > 0.35 * h and abs(x + bw / 2 - w / 2) < 0.2 * w
+            and abs(y + bh / 2 - h / 2) < 0.2 * h):
+        return False
+    cs, _ = cv2.findContours((lab == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.contourArea(cv2.convexHull(np.vstack(cs)))
+    return hull > 0 and 0.4 < area / hull < 0.88
 
 
-def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None) -> int:
+def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False) -> int:
     """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
 
-    Unreadable files get ``path<TAB>ERROR<TAB>reason``; returns 1 if any file failed.
+    The label is the most likely letter and the confidence says how likely (the caller decides
+    what is sure enough: the board reader asks the players below 0.6 unless the letter leads the
+    next by 0.45); ``#`` is ink that is not an upright letter (a hand, a turned tile) or, with
+    ``abstain``, a letter the board reader would not show.  Unreadable files get
+    ``path<TAB>ERROR<TAB>reason``; returns 1 if any file failed.
     """
     files = _expand(paths)
     if not files:
@@ -1016,7 +1038,8 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
     for f in files:
         try:
             img = _load(f)
-            label, conf = classify_tile(img, letters, prof, model)
+            label, conf = (classify_tile(img, letters, prof, model) if abstain
+                           else classify_tile(img, letters, prof, model, min_letter=0.0, min_margin=0.0))
             print(f"{f}\t{label}\t{conf:.2f}", file=out)
         except VisionError as e:
             print(f"{f}\tERROR\t{e}", file=out)
