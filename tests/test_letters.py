@@ -57,6 +57,34 @@ def test_accents_are_part_of_the_letter():
     assert L.classify_glyphs([g_ae], ENGLISH + "ÄÖÜ")[0].label == "Ä"
 
 
+def _broken(crop: np.ndarray, x: int, width: int = 2) -> np.ndarray:
+    """The crop with a vertical strip of the tile's face painted over the letter at column x
+    (worn print, or a stroke lost when a real photo is binarised)."""
+    out = crop.copy()
+    mid = out.shape[0] // 2
+    out[:, x:x + width] = out[mid - 12, x + width + 3]          # the face colour beside it
+    return out
+
+
+def test_broken_letter_is_kept_whole():
+    crop = tile_crop("W", value="", side=48)
+    g_whole = L.glyph_of(crop, 1, board=True)
+    split = _broken(crop, crop.shape[1] // 2 - 1)
+    mask, _ = L.binarise(L.to_gray(split), polarity=1)
+    assert cv2.connectedComponents(mask)[0] - 1 >= 2, "the test crop must really be in pieces"
+    g = L.glyph_of(split, 1, board=True)
+    assert g.parts >= 2
+    # both halves are in the glyph: as wide as the whole W, not half of it
+    assert abs(g.aspect - g_whole.aspect) < 0.25
+
+
+def test_point_value_is_not_a_piece_of_the_letter():
+    for letter, value in (("O", "1"), ("Q", "10"), ("W", "4"), ("E", "1"), ("I", "1")):
+        for side in (32, 48, 64):
+            g = L.glyph_of(tile_crop(letter, value=value, side=side), 1, board=True)
+            assert g.parts == 1, (letter, side)
+
+
 @pytest.mark.parametrize("face,ink", [((160, 208, 232), (10, 15, 20)), ((40, 30, 115), (225, 240, 245))],
                          ids=["dark-on-light", "light-on-dark"])
 def test_rendered_tiles_read_right(face, ink):
@@ -134,3 +162,20 @@ def test_tesseract_second_opinion():
     letter, conf = L.tesseract_classify(big, ENGLISH)
     assert letter in ("E", "")   # tesseract may decline; it must not crash
     assert 0.0 <= conf <= 1.0
+
+
+def test_the_committed_model_reads_every_bundled_tile_set():
+    from companion.tiles import available_tilesets, get_tileset
+
+    m = L.default_model()
+    for code in available_tilesets():
+        letters = "".join(get_tileset(code).alphabet)
+        assert R.unreadable_letters(letters, m) == [], code
+
+
+@pytest.mark.parametrize("letter", list("ĄĆĘŁŃÓŚŹŻ"))
+def test_polish_letters_read_right(letter):
+    polish = "AIEONZRSWYCDKLMPTBGHJŁUĄĘFÓŚŻĆŃŹ"
+    for font in FONTS[:2]:
+        crop = tile_crop(letter, font=font, side=48)
+        assert L.classify_crop(crop, polish, polarity=1).label == letter, font

@@ -258,11 +258,16 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
         & (BW < 3.5 * BH)
     acc[0] = False
     acc[best] = False
-    keep = [best] + [int(i) for i in np.nonzero(acc)[0]]
+    keep = [best] + [int(i) for i in np.nonzero(acc)[0]] + _pieces(labels, st, in_count, best, h, w, thin)
     x0, y0 = int(min(st[keep, 0])), int(min(st[keep, 1]))
     x1, y1 = int(max(st[keep, 0] + st[keep, 2])), int(max(st[keep, 1] + st[keep, 3]))
     sub = labels[y0:y1, x0:x1]
-    sel = (sub == best) if len(keep) == 1 else np.isin(sub, keep)
+    if len(keep) == 1:
+        sel = sub == best
+    else:
+        lut = np.zeros(n, bool)
+        lut[keep] = True
+        sel = lut[sub]
     sel = sel.astype(np.float32)
     gh, gw = sel.shape
     s = BOX / max(gh, gw)
@@ -273,6 +278,68 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
     out[oy:oy + nh, ox:ox + nw] = small
     return Glyph(out, gw / gh, gh / h, float(sel.mean()), len(keep), contrast,
                  ((x0 + x1) / 2 / w, (y0 + y1) / 2 / h))
+
+
+def _pieces(labels, st, in_count, best, h, w, thin) -> list[int]:
+    """Other components that belong to the letter ``best``: worn or thinly printed letters
+    break when binarised (a W into two Vs, an N into its strokes, a Q's tail off its bowl).
+
+    Two kinds are joined, growing from the main part:
+    - side pieces: nearly as tall as the letter, level with it, a small gap beside it;
+    - touching pieces: within about a pixel of the letter's ink and starting inside its box
+      (a tail, a serif).
+    A point value is neither: it is short and sits apart from the letter's strokes.
+    """
+    n = len(st)
+    X, Y, BW, BH, A = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
+    side = min(h, w)
+    # a tight crop cuts a broken letter's outer strokes at its sides: pieces may lie
+    # mostly in the outer band (a stray mark must still be mostly inside it)
+    cand = (A >= 0.003 * h * w) & (in_count >= 0.15 * A) & ~thin & ~((BW > 0.92 * w) & (BH > 0.92 * h))
+    cand[0] = False
+    cand[best] = False
+    if not cand.any():
+        return []
+    r = max(1, int(round(0.025 * side)))
+    keep: list[int] = []
+    cands = np.nonzero(cand)[0].tolist()
+    X, Y, BW, BH, A, in_count = X.tolist(), Y.tolist(), BW.tolist(), BH.tolist(), A.tolist(), in_count.tolist()
+    x0, y0, x1, y1 = X[best], Y[best], X[best] + BW[best], Y[best] + BH[best]
+    bh = BH[best]
+    main = (labels == best).astype(np.uint8)
+    for _ in range(3):
+        base = main.copy()          # "near" is measured from the letter as it was at this pass
+        near = None
+        added = False
+        for i in cands:
+            if i in keep:
+                continue
+            gap_x = max(0.0, max(X[i] - x1, x0 - (X[i] + BW[i])))
+            ov_y = min(y1, Y[i] + BH[i]) - max(y0, Y[i])
+            is_side = (BH[i] >= 0.7 * bh) and (ov_y >= 0.8 * BH[i]) and (gap_x <= 0.12 * side) \
+                and (A[i] >= 0.01 * h * w)
+            # a touching piece starts inside the letter's box (a tail, a serif); a point value
+            # printed close by sits outside it
+            ov_x = min(x1, X[i] + BW[i]) - max(x0, X[i])
+            inside = max(0.0, ov_x) * max(0.0, ov_y) >= 0.3 * BW[i] * BH[i]
+            if not is_side:
+                if not (inside and in_count[i] >= 0.55 * A[i]):
+                    continue
+                if near is None:       # components within r px of the letter's ink (computed once)
+                    near = np.bincount(labels[cv2.dilate(base, _disc(2 * r + 1)) > 0], minlength=n) > 0
+                if not near[i]:
+                    continue
+            nx0, ny0 = min(x0, X[i]), min(y0, Y[i])
+            nx1, ny1 = max(x1, X[i] + BW[i]), max(y1, Y[i] + BH[i])
+            if ny1 - ny0 > 1.35 * bh and not is_side:     # not a long way above or below it
+                continue
+            keep.append(i)
+            x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+            main |= (labels == i).astype(np.uint8)
+            added = True
+        if not added:
+            break
+    return keep
 
 
 _ORIENT = np.stack([np.cos(np.arange(9) * np.pi / 9), np.sin(np.arange(9) * np.pi / 9)], axis=1).astype(np.float32)
@@ -338,7 +405,7 @@ def features(glyphs: list[Glyph]) -> np.ndarray:
 
 # --------------------------------------------------------------------------- small CNN
 
-C1, C2, FC = 12, 24, 128      # conv channels and hidden width of the CNN
+C1, C2, FC = 12, 24, 128      # default conv channels and hidden width (a model's own are in its weights)
 
 
 def im2col(x: np.ndarray, k: int) -> np.ndarray:
@@ -360,10 +427,11 @@ def cnn_forward(params: dict, images: np.ndarray, meta: np.ndarray, cache: bool 
     b = len(images)
     x = images.reshape(b, GLYPH, GLYPH, 1).astype(np.float32, copy=False)
     c1 = im2col(x, 5)
-    a1 = np.maximum(c1 @ params["k1"] + params["b1"], 0).reshape(b, GLYPH, GLYPH, C1)
+    c1n, c2n = params["k1"].shape[1], params["k2"].shape[1]
+    a1 = np.maximum(c1 @ params["k1"] + params["b1"], 0).reshape(b, GLYPH, GLYPH, c1n)
     p1 = maxpool2(a1)                                          # (B,14,14,C1)
     c2 = im2col(p1, 3)
-    a2 = np.maximum(c2 @ params["k2"] + params["b2"], 0).reshape(b, 14, 14, C2)
+    a2 = np.maximum(c2 @ params["k2"] + params["b2"], 0).reshape(b, 14, 14, c2n)
     p2 = maxpool2(a2)                                          # (B,7,7,C2)
     f = np.concatenate([p2.reshape(b, -1), (meta - params["mmean"]) / params["mstd"]], axis=1)
     h = np.maximum(f @ params["w3"] + params["b3"], 0)
@@ -567,14 +635,19 @@ def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = No
     confident letter is kept: a wrong polarity gives a blob the model calls NONE.
     """
     gray = to_gray(crop)
-    glyphs = []
+    glyphs, pols = [], []
     for pol in ((polarity,) if polarity else (1, -1)):
         g = glyph_of(crop, pol, gray=gray, board=board)
         if g is not None:
             glyphs.append(g)
+            pols.append(pol)
     if not glyphs:
         return LetterGuess("", 1.0, None, [])
     guesses = classify_glyphs(glyphs, letters, model, prototypes)
+    if len(guesses) == 2 and all(q.label in (ROT, NONE) for q in guesses):
+        # no letter either way (a star, print): keep the ink of the polarity the crop's
+        # face suggests, not the blob between the strokes of the other
+        return guesses[pols.index(guess_polarity(gray))]
     return max(guesses, key=lambda q: (q.label not in (ROT, NONE), q.confidence))
 
 
