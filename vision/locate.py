@@ -439,8 +439,26 @@ def _cell_colours(small: np.ndarray, h: np.ndarray, a0: int, b0: int, na: int, n
     v = view.reshape(nb, px, na, px, 3)
     mid = v[:, 1:px - 1, :, 1:px - 1].astype(np.float32).mean(axis=(1, 3)) / 255.0
     valid = v.min(axis=(1, 3)).max(axis=2) > 0  # every pixel of the square came from the picture
-    lab = cv2.cvtColor(mid.astype(np.float32), cv2.COLOR_BGR2Lab)
+    lab = bgr_to_lab(mid)
     return lab, valid
+
+
+_SRGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423],
+                         [0.212671, 0.715160, 0.072169],
+                         [0.019334, 0.119193, 0.950227]]) / np.array([[0.950456], [1.0], [1.088754]])
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of float BGR colours in 0..1, as ``cv2.cvtColor(..., COLOR_BGR2Lab)``
+    computes it (sRGB, D65), for a handful of colours: OpenCV's float path spends about 10 ms
+    per call building its tables, far more than the colours take."""
+    c = np.clip(np.asarray(bgr, np.float64)[..., ::-1], 0.0, 1.0)
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    xyz = lin @ _SRGB_TO_XYZ.T
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    y = xyz[..., 1]
+    L = np.where(y > 0.008856, 116.0 * f[..., 1] - 16.0, 903.3 * y)
+    return np.stack([L, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], axis=-1).astype(np.float32)
 
 
 def _densest(cells: np.ndarray, size: int) -> np.ndarray:

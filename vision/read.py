@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, TextIO
 
@@ -341,6 +342,13 @@ def _modal_colour(cols: np.ndarray, radius: float = 10.0) -> np.ndarray:
     return flat[near[best]].mean(axis=0)
 
 
+@lru_cache(maxsize=1)
+def warm_up() -> None:
+    """Pay OpenCV's one-time costs now (its colour tables for Lab take ~90 ms to build on first
+    use), when a reader is made at the start of a game, not on the first move's picture."""
+    cv2.cvtColor(np.zeros((2, 2, 3), np.uint8), cv2.COLOR_BGR2LAB)
+
+
 def unreadable_letters(letters: str, model: L.LetterModel, profile=None) -> list[str]:
     """The tile set's letters that neither the letter model nor the set's profile can read."""
     protos = getattr(profile, "prototypes", None)
@@ -373,6 +381,7 @@ class BoardReader:
                               "and use that profile (companion vision calibrate), then these letters can "
                               "be read.", "unknown-letters")
         self.squares = squares or default_square_model()
+        warm_up()
         self.profile = profile
         self.min_letter = min_letter
         self.min_margin = min_margin
