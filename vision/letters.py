@@ -444,6 +444,9 @@ def cnn_forward(params: dict, images: np.ndarray, meta: np.ndarray, cache: bool 
 # --------------------------------------------------------------------------- model
 
 
+_CHUNK = 16        # glyphs per CNN batch when reading
+
+
 class LetterModel:
     """The trained classifier: ``classes`` (letters + ROT + NONE) and its weights.
 
@@ -480,7 +483,12 @@ class LetterModel:
         """(logits, hidden-layer embedding) for glyph images (n, 28, 28) and meta rows (n, 5)."""
         p = self.params
         if self.kind == "cnn":
-            return cnn_forward(p, images, meta)
+            if len(images) <= _CHUNK:
+                return cnn_forward(p, images, meta)
+            # in small batches: the im2col matrices of a big one (tens of MB) cost more in fresh
+            # memory than in arithmetic (about 35 % slower for 125 glyphs)
+            parts = [cnn_forward(p, images[i:i + _CHUNK], meta[i:i + _CHUNK]) for i in range(0, len(images), _CHUNK)]
+            return np.concatenate([a for a, _ in parts]), np.concatenate([h for _, h in parts])
         x = features_from(images, meta)
         h = np.maximum(((x - p["mean"]) / p["std"]) @ p["w1"] + p["b1"], 0.0)
         return h @ p["w2"] + p["b2"], h
