@@ -343,3 +343,18 @@ def test_a_round_blob_is_not_a_star():
     crop = np.full((40, 40, 3), 220, np.uint8)
     cv2.rectangle(crop, (8, 8), (32, 32), (40, 40, 40), -1)
     assert not R._star_like(crop)
+
+
+def test_a_polish_board_reads_its_own_letters():
+    polish = "AIEONZRSWYCDKLMPTBGHJŁUĄĘFÓŚŻĆŃŹ"
+    labels = [list(r) for r in EMPTY]
+    for i, ch in enumerate("ŻÓŁW"):
+        labels[7][5 + i] = ch
+    for i, ch in enumerate("GĘŚ"):
+        labels[4 + i][6] = ch
+    for i, ch in enumerate("ĆMA"):
+        labels[9][3 + i] = ch
+    labels = ["".join(r) for r in labels]
+    board, _ = board_picture(labels, seed=4)
+    rd = R.read_board(board, polish)
+    assert wrong_squares(labels, rd.labels) == []
