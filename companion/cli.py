@@ -405,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--tileset", default="en", help="the tile set whose letters to read (default en)")
     cl.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
     cl.add_argument("--abstain", action="store_true", help="print '#' for a letter the board reader would not show "
-                    "(under 0.6 without a clear lead over the next letter) instead of the best letter")
+                    "(under 0.7 without a clear lead over the next letter) instead of the best letter")
     cl.set_defaults(func=cmd_vision_classify)
     ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes; saves a set profile for --set-profile.")
     ca.add_argument("photo", metavar="PHOTO")

@@ -270,7 +270,7 @@ def test_unsure_letter_shown_only_with_a_clear_margin(monkeypatch):
     assert R.classify_tile(crop, ENGLISH)[0] == R.COVERED
     monkeypatch.setattr(L, "classify_crop", fake([("O", 0.55), (L.NONE, 0.40), ("Q", 0.05)]))
     assert R.classify_tile(crop, ENGLISH)[0] == "O"          # a letter for sure, and clearly O
-    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.58), ("Q", 0.10), ("D", 0.08)]))
+    monkeypatch.setattr(L, "classify_crop", fake([("O", 0.62), ("Q", 0.10), ("D", 0.08)]))
     assert R.classify_tile(crop, ENGLISH)[0] == "O"
     assert R.classify_tile(crop, ENGLISH, min_margin=1.1)[0] == R.COVERED
     monkeypatch.setattr(L, "classify_crop", fake([("O", 0.70), ("Q", 0.30), ("D", 0.0)]))

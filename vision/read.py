@@ -53,13 +53,15 @@ CROP_MARGIN = 0.12   # the crop read for one square reaches this far (x cell) pa
 EMPTY, BLANK, COVERED = ".", "?", "#"
 KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
-MIN_LETTER = 0.6     # letter probability under which a tile's letter is reported as unknown
+MIN_LETTER = 0.7     # letter probability under which a tile's letter is reported as unknown
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
-# on rendered boards only (4 sets, 165 hard boards, training and unseen fonts): 0.1-0.7 % more
-# tiles right for 0-0.13 % more wrong; the answers it lets through are right ~91 % of the time
-# (0.3 let through twice as many but added 2.5x the wrong letters).
-MIN_MARGIN = 0.45
+# on rendered boards only (seed 2024: 30 hard, 15 standard, 20 unseen-font boards, cold and with
+# a reference) for the current letter model: against 0.6 / 0.45, wrong letters fell from
+# 0.10-0.55 % to 0.10-0.47 % of tiles (0.43 -> 0.17 % on unseen fonts with a reference) and boards
+# with no wrong square rose (e.g. 70 -> 80 %), for 0.1-1.0 % more tiles shown '#'; 0.7 / 0.6
+# cut wrong letters a little more but showed '#' on 0.5-1.5 % more tiles.
+MIN_MARGIN = 0.5
 
 
 def crop_size(cell: int = CELL) -> int:
@@ -1017,8 +1019,8 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
     """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
 
     The label is the most likely letter and the confidence says how likely (the caller decides
-    what is sure enough: the board reader asks the players below 0.6 unless the letter leads the
-    next by 0.45); ``#`` is ink that is not an upright letter (a hand, a turned tile) or, with
+    what is sure enough: the board reader asks the players below 0.7 unless the letter leads the
+    next by 0.5); ``#`` is ink that is not an upright letter (a hand, a turned tile) or, with
     ``abstain``, a letter the board reader would not show.  Unreadable files get
     ``path<TAB>ERROR<TAB>reason``; returns 1 if any file failed.
     """
