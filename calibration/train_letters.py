@@ -14,7 +14,10 @@ without an empty-board reference, and train the square model (empty / letter til
 tile / covered) on per-square features that include the letter model's answer.
 
 Needs Pillow (already a dependency of pytesseract) and the fonts listed in ``vision/render.py``
-(apt: fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35).
+(apt: fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35,
+and for the full training set fonts-open-sans fonts-roboto-unhinted fonts-cantarell fonts-comfortaa
+fonts-lato fonts-quicksand fonts-league-spartan fonts-jura fonts-oxygen); the run says which of
+the training fonts are missing.
 """
 
 from __future__ import annotations
@@ -436,6 +439,14 @@ def main(argv=None):
     print(f"models go to {a.out}", flush=True)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    from vision.render import TRAIN_FONTS
+    found = {Path(f).name for f in font_paths("train")}
+    missing = [f for f in TRAIN_FONTS if f not in found]
+    print(f"{len(found)} of {len(TRAIN_FONTS)} training fonts installed"
+          + (f"; missing {', '.join(missing)} (see the apt packages at the top of this script)" if missing else ""),
+          flush=True)
+    if not found:
+        raise SystemExit("no training fonts are installed (apt-get install fonts-dejavu-core ...)")
     t0 = time.time()
     if a.only in ("letters", "both"):
         cache = Path(a.cache) / f"glyphs_{a.boards}_{a.seed}.npz" if a.cache else None
