@@ -14,10 +14,10 @@ without an empty-board reference, and train the square model (empty / letter til
 tile / covered) on per-square features that include the letter model's answer.
 
 Needs Pillow (already a dependency of pytesseract) and the fonts listed in ``vision/render.py``
-(apt: fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35,
-and for the full training set fonts-open-sans fonts-roboto-unhinted fonts-cantarell fonts-comfortaa
-fonts-lato fonts-quicksand fonts-league-spartan fonts-jura fonts-oxygen); the run says which of
-the training fonts are missing.
+(all installed by ``./tc setup``: fonts-dejavu-core fonts-dejavu-extra fonts-liberation
+fonts-freefont-ttf fonts-urw-base35 fonts-open-sans fonts-roboto-unhinted fonts-cantarell
+fonts-comfortaa fonts-lato fonts-quicksand fonts-league-spartan fonts-jura fonts-oxygen); the run
+says which of the training fonts are missing.
 """
 
 from __future__ import annotations
