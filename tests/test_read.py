@@ -358,3 +358,33 @@ def test_a_polish_board_reads_its_own_letters():
     board, _ = board_picture(labels, seed=4)
     rd = R.read_board(board, polish)
     assert wrong_squares(labels, rd.labels) == []
+
+
+def test_empty_printed_premium_squares_are_empty_without_reading_their_print(monkeypatch):
+    read_glyphs = []
+    original = R.Analysis.glyph
+
+    def counting(self, polarity, r, c, *a):
+        read_glyphs.append((r, c))
+        return original(self, polarity, r, c, *a)
+
+    monkeypatch.setattr(R.Analysis, "glyph", counting)
+    labels = [list(r) for r in LABELS]
+    labels[0][0], labels[0][1], labels[0][2] = "A", "X", "E"       # a word over a triple-word square
+    labels = ["".join(r) for r in labels]
+    board, _ = board_picture(labels, seed=6)
+    rd = R.read_board(board, ENGLISH)
+    assert [w for w in wrong_squares(labels, rd.labels) if w[3] != R.COVERED] == []
+    assert rd.labels[0][:3] == "AXE"                                # the tile on a TW square is read
+    assert (0, 0) in read_glyphs
+    skipped = [(r, c) for r in range(15) for c in range(15) if not R.PLAIN[r, c] and labels[r][c] == "."
+               and (r, c) != (7, 7) and (r, c) not in read_glyphs]
+    assert len(skipped) >= 20                                       # most printed squares were not
+    monkeypatch.setattr(R, "_print_candidates", lambda face: np.zeros((15, 15), bool))
+    assert R.read_board(board, ENGLISH).labels == rd.labels         # and nothing else changed
+
+
+def test_premium_squares_are_read_when_the_tile_colour_is_not_known():
+    face = np.zeros((15, 15, 3), np.float32)
+    cand = np.ones((15, 15), bool)
+    assert not R._printed_only(face, cand, None).any()

@@ -316,6 +316,41 @@ FEATURES = ["dB_L", "dB_a", "dB_b", "dB", "dT_L", "dT_a", "dT_b", "dT", "T_known
 REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 
 
+_KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
+_KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
+PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
+PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
+
+
+def _print_candidates(face: np.ndarray) -> np.ndarray:
+    """(15, 15) premium squares whose colour is that of most squares of their kind (TW, DW, TL,
+    DL), when that colour is not the board's plain colour: most likely empty, their ink the
+    print.  Only candidates: see :func:`_printed_only`."""
+    out = np.zeros((GRID, GRID), bool)
+    plain = np.median(face[PLAIN], axis=0)
+    for sel in _KIND_SQUARES.values():
+        med = np.median(face[sel], axis=0)
+        close = np.linalg.norm(face - med, axis=2) < PRINT_SAME
+        if close[sel].mean() >= 0.75 and np.linalg.norm(med - plain) >= PRINT_APART:
+            out |= sel & close
+    return out
+
+
+def _printed_only(face: np.ndarray, cand: np.ndarray, tile_lab) -> np.ndarray:
+    """The candidates that can be called empty without reading their ink: their kind's colour is
+    far from the tiles' colour (known from this board's confident letters or the set profile), so a
+    square that close to it cannot be a tile.  None when the tile colour is not known yet."""
+    out = np.zeros((GRID, GRID), bool)
+    if tile_lab is None:
+        return out
+    for sel in _KIND_SQUARES.values():
+        if (cand & sel).any():
+            med = np.median(face[sel], axis=0)
+            if np.linalg.norm(med - np.asarray(tile_lab)) >= PRINT_APART:
+                out |= cand & sel
+    return out
+
+
 def _symmetry_match(face: np.ndarray) -> np.ndarray:
     """(15, 15): smallest colour distance to the square's 7 mirror images on the board.
 
@@ -578,7 +613,26 @@ class BoardReader:
             reuse = d < 2.5
         same = self._same_as_reference(an) & ~reuse if ref is not None else np.zeros((GRID, GRID), bool)
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
-        X, glyph_p, best = self._features(an, pol, cells) if cells else (None, {}, {})
+        printed = np.zeros((GRID, GRID), bool)
+        cand = _print_candidates(an.face_lab(pol)) if ref is None and cells else printed
+        todo = [rc for rc in cells if cand[rc]]
+        if todo:
+            # premium squares that look just like the rest of their kind: read the others first
+            # (that teaches the tile colour), then skip those whose kind is far from the tiles
+            first = [rc for rc in cells if not cand[rc]]
+            X, glyph_p, best = self._features(an, pol, first) if first else (None, {}, {})
+            second = dict(self._second) if first else {}
+            printed = _printed_only(an.face_lab(pol), cand, self.tile_lab)
+            rest = [rc for rc in todo if not printed[rc]]
+            if rest:
+                X2, g2, b2 = self._features(an, pol, rest)
+                X = X2 if X is None else np.vstack([X, X2])
+                glyph_p, best = {**glyph_p, **g2}, {**best, **b2}
+                second.update(self._second)
+            self._second = second
+            cells = first + rest
+        else:
+            X, glyph_p, best = self._features(an, pol, cells) if cells else (None, {}, {})
         out_labels = [[EMPTY] * GRID for _ in range(GRID)]
         out_guess = [[EMPTY] * GRID for _ in range(GRID)]
         conf = np.ones((GRID, GRID), np.float32)
@@ -592,6 +646,8 @@ class BoardReader:
                 kinds[r, c] = pr.kinds[r, c]
         for r, c in zip(*np.nonzero(same)):       # clearly the empty square of the reference
             conf[r, c] = 0.99
+        for r, c in zip(*np.nonzero(printed)):    # clearly an empty premium square (its print)
+            conf[r, c] = 0.95
         if cells:
             P = self.squares.probabilities(X, ref is not None)
             for i, (r, c) in enumerate(cells):
