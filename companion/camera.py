@@ -16,7 +16,7 @@ the last confirmed board and says what the move is, or what it still needs to kn
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 from typing import Iterable, Sequence
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from companion.board import Board, Placement, Tile, parse_square, square_name
-from companion.errors import CompanionError, IllegalPlay, RuleViolation
+from companion.errors import IllegalPlay, RuleViolation
 from companion.layout import BoardLayout, get_layout
 from companion.play import Play, score_play, validate_play
 from companion.players import read_players, seat_of
@@ -407,7 +407,7 @@ def apply_challenge(state: GameState, event: Mapping[str, Any]) -> GameState:
     if rule in CHALLENGE_BONUS:
         bonus = CHALLENGE_BONUS[rule]
         scores = _with_score(state, who, bonus)
-        turn = Turn(who, "challenge_bonus", f"challenge bonus: the play is valid", bonus, scores[who])
+        turn = Turn(who, "challenge_bonus", "challenge bonus: the play is valid", bonus, scores[who])
         return replace(state, scores=scores, pending=replace(pending, challenged=True), turns=state.turns + (turn,))
     if rule == "double":
         turn = Turn(challenger, "failed_challenge", "failed challenge: loses the next turn", 0, state.scores[challenger])

@@ -11,7 +11,7 @@ Chips: white 1, blue 5, red 20 (the Wordthief text says pink; a red chip is the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from companion.errors import RuleViolation
 

@@ -18,7 +18,7 @@ from companion.events import Replay
 from companion.game import tiles_spec
 from companion.lexicon import Lexicon, default_lexicon
 from companion.notation import placements_from_notation
-from companion.play import Play, extract_placements, validate_play
+from companion.play import Play, extract_placements
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from companion import cli
-from companion.lexicon import Lexicon, default_lexicon_path
+from companion.lexicon import default_lexicon_path
 
 needs_default_lexicon = pytest.mark.skipif(not default_lexicon_path().exists(), reason="default lexicon not built (run ./tc setup)")
 

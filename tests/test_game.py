@@ -10,11 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.board import Board
 from companion.errors import CompanionError, IllegalPlay, RuleViolation, UnknownLetter
 from companion.events import Replay, fold
 from companion.game import AWAITING_RACKS, ENDED, PLAYING, new_game, parse_tiles, tiles_spec
-from companion.tiles import get_tileset
 
 
 # ----------------------------------------------------------------- event helpers

@@ -7,7 +7,6 @@ Boards are rendered top-down by vision.render (fast, no camera); the committed m
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import cv2
 import numpy as np

@@ -297,7 +297,7 @@ def _rank_key(state: RoundsState, rnd: Round, i: int, all_equal: bool):
 
 def _settle(state: RoundsState, event: Mapping[str, Any]) -> RoundsState:
     rnd = _open_round(state, "settling")
-    g, cfg = state.game, state.game.config
+    g = state.game
     n = rnd.number
     part = [i for i in sorted(rnd.plays) if state.players[i] not in state.out]
     scores = [rnd.scores[i] for i in part]
