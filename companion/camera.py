@@ -50,7 +50,6 @@ class CameraMove:
     misread: tuple[str, ...] = ()
     unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
 
-
     @property
     def ready(self) -> bool:
         """True when nothing on the board is covered (the move can be taken from this picture)."""

@@ -235,6 +235,7 @@ class Analysis:
         self.s = CELL + 2 * self.m
         self._pad: np.ndarray | None = None
         self._peak: dict[int, np.ndarray] = {}
+        self._face: dict[int, np.ndarray] = {}
         self.glyphs: dict[int, dict[tuple[int, int], L.Glyph | None]] = {1: {}, -1: {}}
         self.logits: dict[int, dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {1: {}, -1: {}}
         self.sharpness = float(cv2.Laplacian(self.half, cv2.CV_32F).var())
@@ -267,12 +268,14 @@ class Analysis:
 
     def face_lab(self, polarity: int) -> np.ndarray:
         """(15, 15, 3) mean Lab of each square's middle on the face side of its median."""
-        mid = self.mid_lab
-        Lc = mid[..., 0]
-        med = np.median(Lc.reshape(GRID, GRID, -1), axis=2)[:, :, None, None]
-        sel = (Lc >= med) if polarity > 0 else (Lc <= med)
-        w = sel.astype(np.float32)[..., None]
-        return (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
+        if polarity not in self._face:
+            mid = self.mid_lab
+            Lc = mid[..., 0]
+            med = np.median(Lc.reshape(GRID, GRID, -1), axis=2)[:, :, None, None]
+            sel = (Lc >= med) if polarity > 0 else (Lc <= med)
+            w = sel.astype(np.float32)[..., None]
+            self._face[polarity] = (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
+        return self._face[polarity]
 
 
 PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
@@ -393,6 +396,16 @@ def unreadable_letters(letters: str, model: L.LetterModel, profile=None) -> list
     return [ch for ch in dict.fromkeys(letters.upper()) if ch not in known and ch != BLANK]
 
 
+def check_letters(letters: str, model: L.LetterModel, profile=None) -> None:
+    """Refuse a tile set with letters nothing can read: its tiles would show as other letters."""
+    unknown = unreadable_letters(letters, model, profile)
+    if unknown:
+        raise VisionError(f"The letter model cannot read {' '.join(unknown)} (not among the letters it "
+                          "was trained on). Photograph your tiles as calibration/tile_sheet.md describes "
+                          "and use that profile (companion vision calibrate), then these letters can "
+                          "be read.", "unknown-letters")
+
+
 class BoardReader:
     """Reads boards of one game: keeps polarity, orientation, tile colour, reference.
 
@@ -410,13 +423,7 @@ class BoardReader:
             raise VisionError("The tile set's letters are missing.", "bad-input")
         self.letters = "".join(dict.fromkeys(letters.upper().replace("?", "")))
         self.model = model or L.default_model()
-        unknown = unreadable_letters(self.letters, self.model, profile)
-        if unknown:
-            # read without them, a tile of such a letter would show as some other letter: refuse
-            raise VisionError(f"The letter model cannot read {' '.join(unknown)} (not among the letters it "
-                              "was trained on). Photograph your tiles as calibration/tile_sheet.md describes "
-                              "and use that profile (companion vision calibrate), then these letters can "
-                              "be read.", "unknown-letters")
+        check_letters(self.letters, self.model, profile)
         self.squares = squares or default_square_model()
         warm_up()
         self.profile = profile
@@ -613,14 +620,14 @@ class BoardReader:
             reuse = d < 2.5
         same = self._same_as_reference(an) & ~reuse if ref is not None else np.zeros((GRID, GRID), bool)
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
+        # premium squares that look just like the rest of their kind are read last: the others
+        # teach the tile colour, then those whose kind is far from the tiles are not read at all
         printed = np.zeros((GRID, GRID), bool)
         cand = _print_candidates(an.face_lab(pol)) if ref is None and cells else printed
+        first = [rc for rc in cells if not cand[rc]]
+        X, glyph_p, best = self._features(an, pol, first) if first else (None, {}, {})
         todo = [rc for rc in cells if cand[rc]]
         if todo:
-            # premium squares that look just like the rest of their kind: read the others first
-            # (that teaches the tile colour), then skip those whose kind is far from the tiles
-            first = [rc for rc in cells if not cand[rc]]
-            X, glyph_p, best = self._features(an, pol, first) if first else (None, {}, {})
             second = dict(self._second) if first else {}
             printed = _printed_only(an.face_lab(pol), cand, self.tile_lab)
             rest = [rc for rc in todo if not printed[rc]]
@@ -630,9 +637,8 @@ class BoardReader:
                 glyph_p, best = {**glyph_p, **g2}, {**best, **b2}
                 second.update(self._second)
             self._second = second
-            cells = first + rest
-        else:
-            X, glyph_p, best = self._features(an, pol, cells) if cells else (None, {}, {})
+            first += rest
+        cells = first
         out_labels = [[EMPTY] * GRID for _ in range(GRID)]
         out_guess = [[EMPTY] * GRID for _ in range(GRID)]
         conf = np.ones((GRID, GRID), np.float32)
@@ -1094,10 +1100,7 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
             return 1
     try:
         model = L.default_model()
-        unknown = unreadable_letters(letters, model, prof)
-        if unknown:
-            raise VisionError(f"The letter model cannot read {' '.join(unknown)}; calibrate the set "
-                              "(companion vision calibrate) so these letters can be read.", "unknown-letters")
+        check_letters(letters, model, prof)
     except VisionError as e:
         print(f"ERROR: {e}", file=out)
         return 1
