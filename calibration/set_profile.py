@@ -1,4 +1,5 @@
-"""Per-set calibration: learn the players' own tiles from one photo of the tile sheet.
+"""Per-set calibration: learn the players' own tiles from one photo of the tile sheet
+(or from pictures of single tiles, :func:`calibrate_crops`).
 
 The players lay one tile of every letter (and a blank) on the board as described in
 ``calibration/tile_sheet.md`` and take one photo from where the camera will stay.  From it we
@@ -113,6 +114,20 @@ def _variants(g: L.Glyph, rng: np.random.Generator, n: int) -> list[L.Glyph]:
     return out
 
 
+def _prototypes(examples: list[tuple[str, L.Glyph]], model: L.LetterModel, variants: int,
+                seed: int) -> L.Prototypes:
+    """Prototypes of labelled glyphs, each with ``variants`` small distortions."""
+    rng = np.random.default_rng(seed)
+    protos = L.Prototypes()
+    for label, g in examples:
+        vs = _variants(g, rng, variants)
+        ims, meta = L.stack(vs)
+        hid = model.forward(ims, meta)[1]
+        for v, h in zip(vs, hid):
+            protos.add(label, h, v.image)
+    return protos
+
+
 def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: L.LetterModel | None = None,
                         variants: int = 6, seed: int = 0) -> SetProfile:
     """Learn a set from a rectified picture of its tile sheet (any quarter turn)."""
@@ -141,19 +156,64 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
     if len(big) < 0.8 * wanted:
         raise VisionError(f"Only {len(big)} of the {wanted} letters of the tile sheet were found; lay them out as "
                           "calibration/tile_sheet.md shows and take the photo again.", "bad-sheet")
-    rng = np.random.default_rng(seed)
-    protos = L.Prototypes()
-    for rc, g in big.items():
-        vs = _variants(g, rng, variants)
-        ims, meta = L.stack(vs)
-        hid = model.forward(ims, meta)[1]
-        for v, h in zip(vs, hid):
-            protos.add(layout[rc], h, v.image)
+    protos = _prototypes([(layout[rc], g) for rc, g in big.items()], model, variants, seed)
     face = an.face_lab(pol)
     tiles = [face[rc] for rc in layout if rc in big or layout[rc] == "?"]
     tile_lab = np.median(np.array(tiles), axis=0).astype(np.float32) if tiles else None
     return SetProfile("".join(dict.fromkeys(letters.upper().replace("?", ""))), pol, tile_lab, protos,
                       _model_id(model), {"orientation": k, "found": len(big), "wanted": wanted})
+
+
+def crop_letter(path: str | Path, letters: str) -> str | None:
+    """The letter a crop file shows, from its name: the folder (``A/0001.png``) when it is named
+    by one of the set's letters, else the file name up to the first ``_``, ``-`` or ``.``
+    (``A.png``, ``Ä_2.jpg``); None when neither is one of ``letters``."""
+    p = Path(path)
+    for name in (p.parent.name, p.name.split(".")[0].replace("-", "_").split("_")[0]):
+        if len(name) == 1 and name.upper() in letters.upper():
+            return name.upper()
+    return None
+
+
+def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.LetterModel | None = None,
+                    variants: int = 6, seed: int = 0) -> SetProfile:
+    """Learn a set from pictures of single tiles, each with its letter (one or more per letter).
+
+    For players who would rather photograph their tiles one by one (or already have crops) than
+    lay out the tile sheet.  Polarity is the crops' majority; the tile colour is kept only when
+    the crops are in colour (grey or binarised crops say nothing about it).
+    """
+    model = model or L.default_model()
+    if not crops:
+        raise VisionError("No tile pictures to learn from.", "bad-input")
+    grays = [L.to_gray(img) for _, img in crops]
+    votes = sum(L.guess_polarity(g) for g in grays)
+    pol = 1 if votes >= 0 else -1
+    examples, unread = [], []
+    for (label, img), gray in zip(crops, grays):
+        g = L.glyph_of(img, pol, gray=gray)
+        if g is None:
+            unread.append(label)
+        else:
+            examples.append((label, g))
+    if not examples:
+        raise VisionError("No letter could be found on any of the tile pictures; photograph the tiles "
+                          "closer, one tile per picture.", "bad-sheet")
+    tile_lab = None
+    colour = [img for _, img in crops if img.ndim == 3 and not (np.array_equal(img[..., 0], img[..., 1])
+                                                                and np.array_equal(img[..., 1], img[..., 2]))]
+    if colour:
+        faces = []
+        for img in colour:
+            lab = cv2.cvtColor(np.ascontiguousarray(img[:, :, :3]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+            med = np.median(lab[:, 0])
+            faces.append(lab[lab[:, 0] >= med if pol > 0 else lab[:, 0] <= med].mean(axis=0))
+        tile_lab = np.median(np.array(faces), axis=0).astype(np.float32)
+    set_letters = "".join(dict.fromkeys(letters.upper().replace("?", "")))
+    learnt = sorted({lab for lab, _ in examples})
+    return SetProfile(set_letters, pol, tile_lab, _prototypes(examples, model, variants, seed), _model_id(model),
+                      {"found": len(learnt), "wanted": len(set_letters), "pictures": len(examples),
+                       "unread": unread, "missing": [ch for ch in set_letters if ch not in learnt]})
 
 
 def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **kw) -> SetProfile:
@@ -163,13 +223,28 @@ def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **
 
 def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.stdout, *, blanks: int = 1,
                    corners=None) -> int:
-    """CLI: photo of the tile sheet -> profile file.  Prints one summary line or an ERROR line."""
+    """CLI: photo of the tile sheet (or a folder of single-tile pictures named by their letters,
+    see :func:`crop_letter`) -> profile file.  Prints a summary or an ERROR line."""
     try:
-        prof = calibrate(R._load(image_path), letters, blanks, corners)
+        if Path(image_path).is_dir():
+            files = R._expand([image_path])
+            named = [(crop_letter(f, letters), f) for f in files]
+            crops = [(lab, R._load(f)) for lab, f in named if lab is not None]
+            if not crops:
+                raise VisionError(f"{image_path}: no tile pictures named by a letter of the set "
+                                  "(folders A/, B/ ... or files A.png, B_2.png ...).", "bad-input")
+            prof = calibrate_crops(crops, letters)
+        else:
+            prof = calibrate(R._load(image_path), letters, blanks, corners)
         prof.save(profile_path)
     except VisionError as e:
         print(f"ERROR: {e}", file=out)
         return 1
     print(f"saved {profile_path}: {prof.details['found']} of {prof.details['wanted']} letters learnt, "
           f"{'dark' if prof.polarity > 0 else 'light'} letters", file=out)
+    if prof.details.get("missing"):
+        print(f"not learnt (no picture of them): {' '.join(prof.details['missing'])}", file=out)
+    if prof.details.get("unread"):
+        print(f"no letter found on {len(prof.details['unread'])} picture(s) of: "
+              f"{' '.join(sorted(set(prof.details['unread'])))}", file=out)
     return 0

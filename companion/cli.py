@@ -407,8 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--abstain", action="store_true", help="print '#' for a letter the board reader would not show "
                     "(under 0.7 without a clear lead over the next letter) instead of the best letter")
     cl.set_defaults(func=cmd_vision_classify)
-    ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes; saves a set profile for --set-profile.")
-    ca.add_argument("photo", metavar="PHOTO")
+    ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes, or from a folder of pictures of single tiles named by their letters (A/1.png or A.png, B_2.png ...); saves a set profile for --set-profile.")
+    ca.add_argument("photo", metavar="PHOTO|FOLDER")
     ca.add_argument("--profile", required=True, help="file to write the set profile to (e.g. my-set.npz)")
     ca.add_argument("--tileset", default="en", help="the tile set laid out (default en)")
     ca.add_argument("--letters", help="the letters in the order laid out (default: the tile set's alphabet)")

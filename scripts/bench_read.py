@@ -212,6 +212,25 @@ def bench_jheidel(tesseract: bool, limit: int = 0) -> str:
            f"right {best_ok / len(items):.4f}; with the board reader's abstention (`--abstain`) right "
            f"{ok / len(items):.4f}, '#' (unsure) {unread / len(items):.4f}, "
            f"wrong {(len(items) - ok - unread) / len(items):.4f}; {ms:.2f} ms per crop; commonest mistakes {top}"]
+    # per-set calibration (`companion vision calibrate FOLDER`): one crop of each letter -- the
+    # first of its folder -- is the players' "photo of each tile"; the other crops are read with it
+    from calibration.set_profile import calibrate_crops
+    first = {}
+    for f, lab in items:
+        if lab != "." and lab not in first:
+            first[lab] = f
+    profile = calibrate_crops([(lab, cv2.imread(str(f))) for lab, f in first.items()], ENGLISH, model)
+    rest = [(f, lab) for f, lab in items if f not in set(first.values())]
+    c_ok = c_best = c_unread = 0
+    for f, lab in rest:
+        img = cv2.imread(str(f))
+        got, _ = R.classify_tile(img, ENGLISH, profile, model)
+        c_ok += got == lab
+        c_unread += got == R.COVERED
+        c_best += R.classify_tile(img, ENGLISH, profile, model, min_letter=0.0, min_margin=0.0)[0] == lab
+    out.append(f"  calibrated from one crop per letter ({len(first)} crops), read on the other {len(rest)}: "
+               f"best letter right {c_best / len(rest):.4f}; with abstention right {c_ok / len(rest):.4f}, "
+               f"'#' {c_unread / len(rest):.4f}, wrong {(len(rest) - c_ok - c_unread) / len(rest):.4f}")
     if tesseract:
         sub = items if not limit else items[::max(1, len(items) // limit)]
         tok = 0

@@ -215,6 +215,47 @@ def test_vision_calibrate_learns_a_tile_set_from_a_photo_of_its_sheet(capsys, tm
     assert code == 0 and len(out.splitlines()) == 15
 
 
+def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsys, tmp_path):
+    render = pytest.importorskip("vision.render")
+    import cv2
+    import numpy as np
+
+    from vision import read as R
+
+    fonts = render.font_paths("basic")
+    if not fonts:
+        pytest.skip("no fonts to draw tiles with")
+    words = ["ABCDEFGHIJKLM", "NOPQRSTUVWXYZ"]
+    labels = ["." * 15] * 6 + ["." + words[0] + "."] + ["." * 15] + ["." + words[1] + "."] + ["." * 15] * 6
+    style = render.TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=fonts[0])
+    img, corners, _ = render.render_board(labels, render.random_board_style(np.random.default_rng(2)), style,
+                                          np.random.default_rng(3), cell=40)
+    crops = R.cell_crops(rectify_for_test(img, corners))
+    folder = tmp_path / "my set"
+    for r in (6, 8):
+        for c in range(1, 14):
+            (folder / labels[r][c]).mkdir(parents=True)
+            cv2.imwrite(str(folder / labels[r][c] / "1.png"), crops[r, c])
+    (folder / "notes").mkdir()
+    cv2.imwrite(str(folder / "notes" / "table.png"), crops[0, 0])       # not named by a letter: left out
+    code, out, _ = run(capsys, "vision", "calibrate", str(folder), "--profile", str(tmp_path / "set.npz"))
+    assert code == 0 and "26 of 26 letters learnt" in out and (tmp_path / "set.npz").exists()
+    code, out, _ = run(capsys, "vision", "classify", str(folder / "Q"), "--set-profile", str(tmp_path / "set.npz"))
+    assert code == 0 and out.split("\t")[1] == "Q"
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    cv2.imwrite(str(empty / "holiday.png"), crops[0, 0])
+    code, out, _ = run(capsys, "vision", "calibrate", str(empty), "--profile", str(tmp_path / "x.npz"))
+    assert code == 1 and "ERROR" in out and "named by a letter" in out and not (tmp_path / "x.npz").exists()
+
+
+def rectify_for_test(img, corners):
+    from vision import read as R
+    from vision.geometry import rectify
+
+    return rectify(img, corners, R.CELL)
+
+
 def test_vision_commands_on_a_file_that_is_not_a_picture(capsys, tmp_path):
     junk = tmp_path / "junk.jpg"
     junk.write_text("not a picture", encoding="utf-8")

@@ -195,6 +195,55 @@ def test_profile_roundtrip(tmp_path):
         SetProfile.load(tmp_path / "missing.npz")
 
 
+@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
+def test_calibration_from_pictures_of_single_tiles_helps_an_odd_font():
+    from calibration.set_profile import calibrate_crops, sheet_layout
+
+    odd = maple(font_paths("odd")[0])
+    sheet = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in sheet_layout(ENGLISH).items():
+        sheet[r][c] = ch
+    sheet_pic, _ = board_picture(["".join(x) for x in sheet], seed=5, tile=odd)
+    crops = R.cell_crops(sheet_pic)
+    profile = calibrate_crops([(ch, crops[rc]) for rc, ch in sheet_layout(ENGLISH).items() if ch != "?"], ENGLISH)
+    assert profile.details["found"] == 26 and profile.polarity == 1 and profile.tile_lab is not None
+
+    game, _ = board_picture(seed=6, tile=odd)
+    game_crops = R.cell_crops(game)
+    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
+
+    def right(profile_):       # the best letter, as `vision classify` prints it
+        return sum(R.classify_tile(game_crops[rc], ENGLISH, profile_, min_letter=0.0, min_margin=0.0)[0]
+                   == LABELS[rc[0]][rc[1]] for rc in tiles)
+
+    without, with_ = right(None), right(profile)
+    assert with_ >= without + 3
+    assert with_ >= 0.8 * len(tiles)
+
+
+def test_a_tile_pictures_letter_comes_from_its_folder_or_its_file_name():
+    from calibration.set_profile import crop_letter
+
+    assert crop_letter("set/A/0001.png", ENGLISH) == "A"
+    assert crop_letter("set/q/x.png", ENGLISH) == "Q"
+    assert crop_letter("set/B.png", ENGLISH) == "B"
+    assert crop_letter("set/Ä_2.jpg", "AÄB") == "Ä"
+    assert crop_letter("set/c-3.jpg", ENGLISH) == "C"
+    assert crop_letter("set/star/0001.png", ENGLISH) is None
+    assert crop_letter("set/Ä.png", ENGLISH) is None          # not a letter of this set
+
+
+def test_calibration_from_pictures_with_no_letter_on_them_is_refused():
+    from calibration.set_profile import calibrate_crops
+
+    flat = np.full((48, 48, 3), 200, np.uint8)
+    with pytest.raises(VisionError) as e:
+        calibrate_crops([("A", flat), ("B", flat)], ENGLISH)
+    assert e.value.reason == "bad-sheet"
+    with pytest.raises(VisionError):
+        calibrate_crops([], ENGLISH)
+
+
 # --------------------------------------------------------------------------- bad input
 
 
