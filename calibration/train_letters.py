@@ -132,7 +132,7 @@ def pack(glyphs, labels):
         return np.zeros((0, L.GLYPH, L.GLYPH), np.uint8), np.zeros((0, 5), np.float32), np.zeros(0, np.int16)
     ims = np.stack([np.round(g.image * 255).astype(np.uint8) for g in glyphs])
     meta = np.array([L.glyph_meta(g) for g in glyphs], np.float32)
-    return ims, meta, np.array([CLASSES.index(v) for v in labels], np.int16)
+    return ims, meta, np.array([CLASSES.index(v) for v in labels], np.int16).reshape(-1)
 
 
 def _real_look(g: np.ndarray, rng) -> np.ndarray:

@@ -275,8 +275,11 @@ def _set_profile(path: str | None):
 def cmd_vision_read(args) -> int:
     from vision.read import read_main
 
+    from companion.tiles import get_tileset
+
     return read_main(args.image, _letters(args.tileset), args.reference, sys.stdout,
-                     profile=_set_profile(args.set_profile), confidences=args.confidences)
+                     profile=_set_profile(args.set_profile), confidences=args.confidences,
+                     values=dict(get_tileset(args.tileset).values))
 
 
 def cmd_vision_classify(args) -> int:

@@ -89,7 +89,8 @@ class CameraTable:
                 reference_rect = self.tracker.update(ref_image, reference).rectify(ref_image)
             except VisionError as exc:
                 raise CompanionError(f"the empty-board photo cannot be used: {exc}") from None
-        self.reader = BoardReader("".join(self.tiles.alphabet), reference_rect)
+        # the tile set's point values let the reader check a letter it hesitates over
+        self.reader = BoardReader("".join(self.tiles.alphabet), reference_rect, values=dict(self.tiles.values))
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")

@@ -93,8 +93,16 @@ def score_board(truth: list[str], covered: np.ndarray, got: list[str]) -> dict:
     return c
 
 
+# the English set's point values: printed on the tiles of the "values" runs, and handed to the reader
+EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3, N=1, O=1, P=3, Q=10, R=1, S=1,
+                 T=1, U=1, V=4, W=4, X=8, Y=4, Z=10)
+
+
 def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
-                  corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True) -> dict:
+                  corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True,
+                  printed: dict | None = None, read_values: bool = False) -> dict:
+    """``printed``: the point values printed on the tiles (default: a random value per tile);
+    ``read_values``: the reader is given them (and reads the printed value when unsure)."""
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
     tot: dict = {}
@@ -102,12 +110,13 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
     ms = []
     errors = []
     for i in range(n):
-        sc = random_scene(rng, alphabet, fonts, size=(1920, 1080), cell=56, with_reference=reference, hard=hard)
+        sc = random_scene(rng, alphabet, fonts, size=(1920, 1080), cell=56, with_reference=reference, hard=hard,
+                          values=None if printed is None else {k: str(v) for k, v in printed.items()})
         cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
         rect = rectify(sc.frame, corners, R.CELL)
         ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
-        reader = R.BoardReader(alphabet, reference=ref)
+        reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
         try:
             rd = reader.read(rect)
             got = rd.labels
@@ -286,18 +295,24 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "jheidel", "speed", "photos"], default=None)
+    ap.add_argument("--only", choices=["renders", "values", "jheidel", "speed", "photos"], default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
                     "run through tesseract (0 = all 1,080; ~0.15 s each)")
-    ap.add_argument("--models", default=None, help="a folder with letters.npz and squares.npz to measure "
-                    "instead of the committed models (e.g. a training run's --out)")
+    ap.add_argument("--models", default=None, help="a folder with letters.npz, squares.npz and/or values.npz to "
+                    "measure instead of the committed models (e.g. a training run's --out)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    if a.models:
-        L._DEFAULT = L.LetterModel.load(Path(a.models) / "letters.npz")
-        R._SQUARES = R.SquareModel.load(Path(a.models) / "squares.npz")
-        print(f"models from {a.models}: {L._DEFAULT.info}", flush=True)
+    if a.models:       # each of letters.npz, squares.npz, values.npz found there replaces the committed one
+        m = Path(a.models)
+        if (m / "letters.npz").exists():
+            L._DEFAULT = L.LetterModel.load(m / "letters.npz")
+        if (m / "squares.npz").exists():
+            R._SQUARES = R.SquareModel.load(m / "squares.npz")
+        if (m / "values.npz").exists():
+            values_model = L.LetterModel.load(m / "values.npz")
+            L.default_value_model = lambda: values_model
+        print(f"models from {a.models}: {sorted(p.name for p in m.glob('*.npz'))}", flush=True)
     if a.only in (None, "renders"):
         runs = [("train", True, a.boards, "training fonts, hard camera"),
                 ("train", False, a.boards // 2, "training fonts, standard camera"),
@@ -308,6 +323,20 @@ def main(argv=None) -> int:
                 t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard)
                 print(report_renders(f"rendered boards, {name}, {'with reference' if ref else 'cold'}", t),
                       flush=True)
+    if a.only in (None, "values"):
+        # the same kinds of boards, every tile printed with the English set's values, read without
+        # and with the values (the reader reads the printed value where it hesitates)
+        runs = [("train", True, a.boards, "training fonts, hard camera"),
+                ("train", False, a.boards // 2, "training fonts, standard camera"),
+                ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]
+        for role, hard, n, name in runs:
+            for ref in (False, True):
+                seed = a.seed + 100 + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+                for use in (False, True):
+                    t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                                      read_values=use)
+                    print(report_renders(f"set's values printed, {name}, {'with reference' if ref else 'cold'}, "
+                                         f"{'values read' if use else 'values not read'}", t), flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:

@@ -85,6 +85,36 @@ def test_point_value_is_not_a_piece_of_the_letter():
             assert g.parts == 1, (letter, side)
 
 
+def value_tile(letter: str, value: str, side: int) -> np.ndarray:
+    """A grey square crop: a tile face, a big letter, the value small in the lower-right corner."""
+    s = R.crop_size(side)
+    m = (s - side) // 2
+    img = np.full((s, s), 150, np.uint8)
+    img[m + 1:s - m - 1, m + 1:s - m - 1] = 225
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    cv2.putText(img, letter, (m + int(0.22 * side), m + int(0.72 * side)), font, side / 48, 20, max(2, side // 14),
+                cv2.LINE_AA)
+    cv2.putText(img, value, (m + int(0.66 * side), m + int(0.92 * side)), font, side / 150, 20, max(1, side // 40),
+                cv2.LINE_AA)
+    return img
+
+
+def test_the_point_value_window_lies_below_right_of_the_letter_and_holds_the_digits():
+    for side in (32, 48, 64):
+        letter = L.glyph_of(value_tile("O", "10", side), 1, board=True)
+        ten = L.value_glyph_of(value_tile("O", "10", side), 1)
+        one = L.value_glyph_of(value_tile("O", "1", side), 1)
+        none = L.value_glyph_of(value_tile("O", "", side), 1)
+        assert ten.centre[0] > letter.centre[0] and ten.centre[1] > letter.centre[1], side
+        assert ten.ink > one.ink > none.ink, side          # "10" has more ink than "1", no value the least
+        assert ten.image.shape == (L.GLYPH, L.GLYPH)
+
+
+def test_no_letter_no_value_window():
+    flat = np.full((48, 48), 200, np.uint8)
+    assert L.value_glyph_of(flat, 1) is None
+
+
 @pytest.mark.parametrize("face,ink", [((160, 208, 232), (10, 15, 20)), ((40, 30, 115), (225, 240, 245))],
                          ids=["dark-on-light", "light-on-dark"])
 def test_rendered_tiles_read_right(face, ink):
@@ -191,3 +221,13 @@ def test_the_reading_network_gives_the_training_networks_numbers():
     ref, cache = L.cnn_forward(model.params, ims, meta, cache=True)
     assert np.allclose(fast, ref, atol=1e-4)
     assert np.allclose(hidden, cache["h"], atol=1e-4)
+
+
+def test_the_value_training_script_makes_a_model_the_reader_loads(tmp_path):
+    from calibration import train_values
+
+    train_values.main(["--boards", "4", "--epochs", "1", "--jobs", "1", "--out", str(tmp_path)])
+    model = L.LetterModel.load(tmp_path / "values.npz")
+    assert model.classes == L.VALUE_CLASSES
+    q = L.value_probabilities([L.value_glyph_of(value_tile("O", "10", 48), 1)], model)
+    assert q.shape == (1, len(L.VALUE_CLASSES)) and abs(float(q.sum()) - 1) < 1e-5

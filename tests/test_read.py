@@ -436,3 +436,56 @@ def test_premium_squares_are_read_when_the_tile_colour_is_not_known():
     face = np.zeros((15, 15, 3), np.float32)
     cand = np.ones((15, 15), bool)
     assert not R._printed_only(face, cand, None).any()
+
+
+# --------------------------------------------------------------------------- point values
+
+EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3, N=1, O=1, P=3, Q=10, R=1, S=1,
+                 T=1, U=1, V=4, W=4, X=8, Y=4, Z=10)
+
+
+def value_reading(value: str, sure: float = 0.95) -> np.ndarray:
+    """The value model's answer: ``value`` with probability ``sure``, the rest spread out."""
+    from vision import letters as L
+    q = np.full(len(L.VALUE_CLASSES), (1 - sure) / (len(L.VALUE_CLASSES) - 1))
+    q[L.VALUE_CLASSES.index(value)] = sure
+    return q
+
+
+def test_a_clear_printed_ten_turns_a_hesitation_between_o_and_q_into_q():
+    p = np.zeros(26)
+    p[ENGLISH.index("O")], p[ENGLISH.index("Q")] = 0.55, 0.40
+    out = R.weigh_by_value(p, ENGLISH, EN_VALUES, value_reading("T"))
+    assert ENGLISH[int(np.argmax(out))] == "Q" and out.max() > 0.9
+
+
+def test_a_clear_printed_one_keeps_o_over_q():
+    p = np.zeros(26)
+    p[ENGLISH.index("O")], p[ENGLISH.index("Q")] = 0.45, 0.50
+    out = R.weigh_by_value(p, ENGLISH, EN_VALUES, value_reading("1"))
+    assert ENGLISH[int(np.argmax(out))] == "O"
+
+
+def test_an_unclear_value_changes_little_and_the_letters_total_is_kept():
+    p = np.zeros(26)
+    p[ENGLISH.index("E")], p[ENGLISH.index("F")] = 0.5, 0.3
+    flat = np.full(11, 1 / 11)
+    out = R.weigh_by_value(p, ENGLISH, EN_VALUES, flat)
+    assert np.allclose(out, p)
+    assert R.weigh_by_value(p, ENGLISH, EN_VALUES, value_reading("4")).sum() == pytest.approx(0.8)
+
+
+def test_letters_worth_a_value_the_model_cannot_read_are_neither_lifted_nor_lowered():
+    p = np.array([0.5, 0.5])
+    out = R.weigh_by_value(p, "AB", {"A": 0, "B": 12}, value_reading("T"))
+    assert np.allclose(out, p)
+
+
+def test_reading_with_the_tile_sets_values_reads_the_same_clear_board():
+    pic, _ = board_picture(seed=3)
+    plain = R.BoardReader(ENGLISH).read(pic, orient=False)
+    with_values = R.BoardReader(ENGLISH, values=EN_VALUES).read(pic, orient=False)
+    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?#"]
+    right = lambda rd: sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)  # noqa: E731
+    assert right(with_values) >= right(plain)
+    assert all(with_values.labels[r][c] in (LABELS[r][c], "#") for r, c in tiles)

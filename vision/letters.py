@@ -40,6 +40,8 @@ BOX = 20            # the glyph's larger side inside the 28x28 square
 ROT = "^"           # class: a letter that is not upright
 NONE = "~"          # class: ink that is not a letter
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "letters.npz"
+VALUE_MODEL_PATH = Path(__file__).resolve().parent / "models" / "values.npz"
+VALUE_CLASSES = "123456789T" + NONE     # point values 1-10 (T = 10), and "no value there"
 
 _HOG_DIM = 324      # 4x4 cells of 7 px, 2x2-cell blocks (3x3 of them), 9 orientation bins
 
@@ -230,6 +232,18 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
 
 
 def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
+    found = _letter_parts(mask)
+    if found is None:
+        return None
+    labels, comps, keep, _ = found
+    return _normalise(labels, comps, keep, mask.shape, contrast)
+
+
+def _letter_parts(mask: np.ndarray):
+    """(labels, component stats as lists, the letter's components, in-middle counts), or None.
+
+    The letter is the largest central component, plus accents above it and the pieces of a
+    broken letter (:func:`_pieces`)."""
     h, w = mask.shape
     hull = _face_hull(mask)
     if hull is not None:
@@ -271,13 +285,19 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
                 and y - 0.45 * bh <= Y + BH <= y + 0.3 * bh and BH < 0.6 * bh and BW < 0.85 * bw and BW < 3.5 * BH:
             keep.append(i)
     keep += _pieces(labels, comps, in_count, best, h, w, thin)
+    return labels, comps, keep, in_count
+
+
+def _normalise(labels, comps, keep, shape, contrast: float) -> Glyph:
+    """The components ``keep`` of ``labels`` scaled (aspect kept) into the GLYPH box."""
+    h, w = shape
     x0, y0 = min(comps[i][0] for i in keep), min(comps[i][1] for i in keep)
     x1, y1 = max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep)
     sub = labels[y0:y1, x0:x1]
     if len(keep) == 1:
-        sel = sub == best
+        sel = sub == keep[0]
     else:
-        lut = np.zeros(n, bool)
+        lut = np.zeros(len(comps), bool)
         lut[keep] = True
         sel = lut[sub]
     sel = sel.astype(np.float32)
@@ -290,6 +310,42 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
     out[oy:oy + nh, ox:ox + nw] = small
     return Glyph(out, gw / gh, gh / h, float(sel.mean()), len(keep), contrast,
                  ((x0 + x1) / 2 / w, (y0 + y1) / 2 / h))
+
+
+def value_glyph_of(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, board: bool = True) -> Glyph | None:
+    """The ink where a tile's point value is printed, for the value model; None without a letter.
+
+    A fixed window beside and below the letter's lower-right corner (half a letter height
+    right and down from its centre, 0.8 x 0.6 letter heights), in grey ink, scaled into the
+    GLYPH square.  Not the digits' own components: the digits are a few pixels tall and often
+    run into the letter's strokes, so cutting them out loses half of them; the model learns to
+    read them in their window, strokes and all.
+    """
+    h, w = gray.shape[:2]
+    ink = ink_image(gray, polarity, disc_size(min(h, w)))
+    mask, contrast = ink_mask(ink, min_contrast)
+    if mask is None:
+        return None
+    if board:
+        mask = _drop_edge_lines(mask)
+    found = _letter_parts(mask)
+    if found is None:
+        return None
+    _, comps, keep, _ = found
+    lx0, ly0 = min(comps[i][0] for i in keep), min(comps[i][1] for i in keep)
+    lx1, ly1 = max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep)
+    lh = max(1, ly1 - ly0)
+    cx, cy = (lx0 + lx1) / 2 + 0.5 * lh, (ly0 + ly1) / 2 + 0.5 * lh
+    x0, x1 = int(round(cx - 0.4 * lh)), int(round(cx + 0.4 * lh))
+    y0, y1 = int(round(cy - 0.3 * lh)), int(round(cy + 0.3 * lh))
+    win = np.zeros((y1 - y0, x1 - x0), np.float32)
+    sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if sx1 - sx0 < 2 or sy1 - sy0 < 2:
+        return None
+    win[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = np.clip(ink[sy0:sy1, sx0:sx1].astype(np.float32) / max(contrast, 1.0), 0, 1)
+    out = np.zeros((GLYPH, GLYPH), np.float32)
+    out[4:24, 1:27] = cv2.resize(win, (26, 20), interpolation=cv2.INTER_AREA)
+    return Glyph(out, (x1 - x0) / (y1 - y0), lh / h, float(win.mean()), 1, contrast, (cx / w, cy / h))
 
 
 def _pieces(labels, comps, in_count, best, h, w, thin) -> list[int]:
@@ -579,6 +635,31 @@ def default_model() -> LetterModel:
     if _DEFAULT is None:
         _DEFAULT = LetterModel.load()
     return _DEFAULT
+
+
+def value_class(value: int) -> str | None:
+    """The value model's class for a point value (1-10), None for values it cannot read."""
+    return {10: "T"}.get(value, str(value) if 1 <= value <= 9 else None)
+
+
+@lru_cache(maxsize=1)
+def default_value_model() -> LetterModel | None:
+    """The committed point-value model (``calibration/train_values.py``), or None when absent:
+    values then simply are not read."""
+    try:
+        return LetterModel.load(VALUE_MODEL_PATH)
+    except VisionError:
+        return None
+
+
+def value_probabilities(glyphs: list[Glyph], model: LetterModel) -> np.ndarray:
+    """(n, len(VALUE_CLASSES)) probabilities of each point value (and of "no value")."""
+    if not glyphs:
+        return np.zeros((0, len(VALUE_CLASSES)), np.float32)
+    ims, meta = stack(glyphs)
+    z = model.forward(ims, meta)[0]
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
 
 
 def _pix(ims: np.ndarray) -> np.ndarray:

@@ -584,8 +584,11 @@ def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRST
                  fonts: list[str] | None = None, n_tiles: int | None = None, hands: int | None = None,
                  size=(1920, 1080), cell: int = 48, with_reference: bool = False, hard: bool = True,
                  tile_style: TileStyle | None = None, board_style: BoardStyle | None = None,
-                 blank_rate: float = 0.03) -> Scene:
-    """A random board photographed by a random camera (and optionally its empty reference)."""
+                 blank_rate: float = 0.03, values: dict | None = None) -> Scene:
+    """A random board photographed by a random camera (and optionally its empty reference).
+
+    ``values``: letter -> the point value printed on its tiles (default: a random value per tile).
+    """
     fonts = fonts or font_paths("train")
     ts = tile_style or random_tile_style(rng, fonts)
     bs = board_style or random_board_style(rng)
@@ -597,7 +600,7 @@ def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRST
     seed = int(rng.integers(1 << 30))
     shift = tuple(float(v) for v in np.clip(rng.normal(0, 0.07, 2), -0.2, 0.2))
     board, bc, covered = render_board(labels, bs, ts, np.random.default_rng(seed), cell=cell, hands=hands,
-                                      shift=shift)
+                                      shift=shift, values=values)
     cam = random_camera(rng, size, hard)
     bg = random_background(rng, (size[1], size[0]))
     cam_seed = int(rng.integers(1 << 30))
