@@ -209,6 +209,20 @@ def _augment(crop, rng):
     return crop
 
 
+def cached_data(cache: Path | None, make, say: str):
+    """(ims, meta, y) from the ``cache`` file when it exists, else from ``make()`` (announced by
+    ``say``) and kept there: a second training run on the same boards skips the rendering."""
+    if cache and cache.exists():
+        z = np.load(cache)
+        return z["ims"], z["meta"], z["y"]
+    print(say, flush=True)
+    ims, meta, y = make()
+    if cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, ims=ims, meta=meta, y=y)
+    return ims, meta, y
+
+
 def glyph_data(n_boards, seed, role="train", jobs=2):
     per = max(1, n_boards // (jobs * 4))
     tasks = [(seed * 1000 + i, per, role) for i in range(max(1, n_boards // per))]
@@ -450,15 +464,8 @@ def main(argv=None):
     t0 = time.time()
     if a.only in ("letters", "both"):
         cache = Path(a.cache) / f"glyphs_{a.boards}_{a.seed}.npz" if a.cache else None
-        if cache and cache.exists():
-            z = np.load(cache)
-            ims, meta, y = z["ims"], z["meta"], z["y"]
-        else:
-            print(f"rendering {a.boards} boards for letters ...", flush=True)
-            ims, meta, y = glyph_data(a.boards, a.seed, "train", a.jobs)
-            if cache:
-                cache.parent.mkdir(parents=True, exist_ok=True)
-                np.savez(cache, ims=ims, meta=meta, y=y)
+        ims, meta, y = cached_data(cache, lambda: glyph_data(a.boards, a.seed, "train", a.jobs),
+                                   f"rendering {a.boards} boards for letters ...")
         print(f"  {len(ims)} glyphs, {time.time() - t0:.0f} s; per class min {np.bincount(y).min()}", flush=True)
         print("rendering validation boards (fonts never trained on) ...", flush=True)
         vi, vm, yv = glyph_data(max(8, a.boards // 10), a.seed + 77, "heldout", a.jobs)

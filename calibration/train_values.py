@@ -27,7 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from calibration.train_letters import ALPHABET, Pool, pack, scene_rect, train_cnn, true_polarity  # noqa: E402
+from calibration.train_letters import (ALPHABET, Pool, cached_data, pack, scene_rect, train_cnn,  # noqa: E402
+                                       true_polarity)
 from vision import letters as L  # noqa: E402
 from vision import read as R  # noqa: E402
 from vision.render import font_paths  # noqa: E402
@@ -84,15 +85,8 @@ def main(argv=None):
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     cache = Path(a.cache) / f"values_{a.boards}_{a.seed}.npz" if a.cache else None
-    if cache and cache.exists():
-        z = np.load(cache)
-        ims, meta, y = z["ims"], z["meta"], z["y"]
-    else:
-        print(f"rendering {a.boards} boards ...", flush=True)
-        ims, meta, y = value_data(a.boards, a.seed, "train", a.jobs)
-        if cache:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(cache, ims=ims, meta=meta, y=y)
+    ims, meta, y = cached_data(cache, lambda: value_data(a.boards, a.seed, "train", a.jobs),
+                               f"rendering {a.boards} boards ...")
     print(f"  {len(ims)} value glyphs, {time.time() - t0:.0f} s; per class {np.bincount(y, minlength=len(L.VALUE_CLASSES)).tolist()}",
           flush=True)
     print("rendering validation boards (fonts never trained on) ...", flush=True)

@@ -274,7 +274,8 @@ def bench_photos() -> str:
             img = img0 if turn is None else cv2.rotate(img0, turn)
             label = name + ("" if turn is None else f" (photo turned {'90' if turn == cv2.ROTATE_90_CLOCKWISE else '180'})")
             try:
-                rd = R.read_image(img, ENGLISH, corners=None if auto else info["corners"], name=name)
+                rd = R.read_image(img, ENGLISH, corners=None if auto else info["corners"], name=name,
+                                  values=EN_VALUES)       # as `companion vision read --tileset en` does
                 c = score_board(info["truth"], np.zeros((15, 15)), rd.labels)
                 out.append(f"{label} ({how}, read turned by {rd.orientation}, {rd.ms:.0f} ms): tiles right "
                            f"{c['tiles_right']}/{c['tiles']}, unread {c['tiles_unread']}, wrong {c['tiles_wrong']}; "
@@ -313,10 +314,10 @@ def main(argv=None) -> int:
             values_model = L.LetterModel.load(m / "values.npz")
             L.default_value_model = lambda: values_model
         print(f"models from {a.models}: {sorted(p.name for p in m.glob('*.npz'))}", flush=True)
+    runs = [("train", True, a.boards, "training fonts, hard camera"),
+            ("train", False, a.boards // 2, "training fonts, standard camera"),
+            ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]
     if a.only in (None, "renders"):
-        runs = [("train", True, a.boards, "training fonts, hard camera"),
-                ("train", False, a.boards // 2, "training fonts, standard camera"),
-                ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]
         for role, hard, n, name in runs:
             for ref in (False, True):
                 seed = a.seed + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
@@ -326,9 +327,6 @@ def main(argv=None) -> int:
     if a.only in (None, "values"):
         # the same kinds of boards, every tile printed with the English set's values, read without
         # and with the values (the reader reads the printed value where it hesitates)
-        runs = [("train", True, a.boards, "training fonts, hard camera"),
-                ("train", False, a.boards // 2, "training fonts, standard camera"),
-                ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]
         for role, hard, n, name in runs:
             for ref in (False, True):
                 seed = a.seed + 100 + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
