@@ -9,7 +9,10 @@ Parts:
   noise, hands), read cold and with an empty-board reference, from the true corners with
   locator-sized noise; "hard camera" = the full range the training uses, "standard camera" =
   half the tilt, blur, noise and shading (a tablet on a stand); fonts never trained on are
-  reported separately;
+  reported separately; every tile carries a random point value;
+* ``--only values``: the same kinds of boards with every tile printed with the English set's
+  values, read without and with the values (the reader reads the printed value where it
+  doubts a letter, as ``companion vision read`` does);
 * locate + rectify + read time on 1920x1080 frames (one core), and re-read time with the board
   tracked and unchanged squares reused;
 * the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
@@ -167,8 +170,9 @@ def bench_speed(n: int, seed: int) -> str:
     full, loc_ms, reread, located = [], [], [], 0
     for i in range(n):
         sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
-                          n_tiles=int(rng.integers(20, 90)), hard=False)
-        reader = R.BoardReader(ENGLISH)
+                          n_tiles=int(rng.integers(20, 90)), hard=False,
+                          values={k: str(v) for k, v in EN_VALUES.items()})
+        reader = R.BoardReader(ENGLISH, values=EN_VALUES)          # as the CLI and the camera game read
         t0 = time.perf_counter()
         corners = sc.corners
         if locate_board is not None:
