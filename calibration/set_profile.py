@@ -226,10 +226,17 @@ def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.std
     """CLI: photo of the tile sheet (or a folder of single-tile pictures named by their letters,
     see :func:`crop_letter`) -> profile file.  Prints a summary or an ERROR line."""
     try:
+        skipped: list[str] = []
         if Path(image_path).is_dir():
-            files = R._expand([image_path])
-            named = [(crop_letter(f, letters), f) for f in files]
-            crops = [(lab, R._load(f)) for lab, f in named if lab is not None]
+            crops = []
+            for f in R._expand([image_path]):
+                lab = crop_letter(f, letters)
+                if lab is None:
+                    continue
+                try:
+                    crops.append((lab, R._load(f)))
+                except VisionError as e:          # one damaged file does not spoil the others
+                    skipped.append(str(e))
             if not crops:
                 raise VisionError(f"{image_path}: no tile pictures named by a letter of the set "
                                   "(folders A/, B/ ... or files A.png, B_2.png ...).", "bad-input")
@@ -242,6 +249,8 @@ def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.std
         return 1
     print(f"saved {profile_path}: {prof.details['found']} of {prof.details['wanted']} letters learnt, "
           f"{'dark' if prof.polarity > 0 else 'light'} letters", file=out)
+    for why in skipped:
+        print(f"left out: {why}", file=out)
     if prof.details.get("missing"):
         print(f"not learnt (no picture of them): {' '.join(prof.details['missing'])}", file=out)
     if prof.details.get("unread"):

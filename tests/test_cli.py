@@ -238,8 +238,10 @@ def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsy
             cv2.imwrite(str(folder / labels[r][c] / "1.png"), crops[r, c])
     (folder / "notes").mkdir()
     cv2.imwrite(str(folder / "notes" / "table.png"), crops[0, 0])       # not named by a letter: left out
+    (folder / "A" / "2.png").write_text("not a picture", encoding="utf-8")   # damaged: left out, said
     code, out, _ = run(capsys, "vision", "calibrate", str(folder), "--profile", str(tmp_path / "set.npz"))
     assert code == 0 and "26 of 26 letters learnt" in out and (tmp_path / "set.npz").exists()
+    assert "left out" in out and "2.png" in out
     code, out, _ = run(capsys, "vision", "classify", str(folder / "Q"), "--set-profile", str(tmp_path / "set.npz"))
     assert code == 0 and out.split("\t")[1] == "Q"
     empty = tmp_path / "nothing"
