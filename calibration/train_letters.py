@@ -126,13 +126,13 @@ def _glyph_job(args):
     return pack(X, y)
 
 
-def pack(glyphs, labels):
-    """(images uint8 (n,28,28), meta float32 (n,5), class indices int16 (n,))."""
+def pack(glyphs, labels, classes: str = CLASSES):
+    """(images uint8 (n,28,28), meta float32 (n,5), class indices int16 (n,)) of labelled glyphs."""
     if not glyphs:
         return np.zeros((0, L.GLYPH, L.GLYPH), np.uint8), np.zeros((0, 5), np.float32), np.zeros(0, np.int16)
     ims = np.stack([np.round(g.image * 255).astype(np.uint8) for g in glyphs])
     meta = np.array([L.glyph_meta(g) for g in glyphs], np.float32)
-    return ims, meta, np.array([CLASSES.index(v) for v in labels], np.int16).reshape(-1)
+    return ims, meta, np.array([classes.index(v) for v in labels], np.int16)
 
 
 def _real_look(g: np.ndarray, rng) -> np.ndarray:

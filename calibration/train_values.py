@@ -55,10 +55,8 @@ def _value_job(args):
                 if g is None:
                     continue
                 X.append(g)
-                y.append(L.VALUE_CLASSES.index(L.value_class(int(values[ch]))) if printed and ch != "?"
-                         else L.VALUE_CLASSES.index(L.NONE))
-    ims, meta, _ = pack(X, [])
-    return ims, meta, np.array(y, np.int16)
+                y.append(L.value_class(int(values[ch])) if printed and ch != "?" else L.NONE)
+    return pack(X, y, L.VALUE_CLASSES)
 
 
 def value_data(n_boards: int, seed: int, role: str = "train", jobs: int = 2):

@@ -288,11 +288,16 @@ def _letter_parts(mask: np.ndarray):
     return labels, comps, keep, in_count
 
 
+def _box(comps, keep) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) around the components ``keep`` (stats rows as lists)."""
+    return (min(comps[i][0] for i in keep), min(comps[i][1] for i in keep),
+            max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep))
+
+
 def _normalise(labels, comps, keep, shape, contrast: float) -> Glyph:
     """The components ``keep`` of ``labels`` scaled (aspect kept) into the GLYPH box."""
     h, w = shape
-    x0, y0 = min(comps[i][0] for i in keep), min(comps[i][1] for i in keep)
-    x1, y1 = max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep)
+    x0, y0, x1, y1 = _box(comps, keep)
     sub = labels[y0:y1, x0:x1]
     if len(keep) == 1:
         sel = sub == keep[0]
@@ -332,8 +337,7 @@ def value_glyph_of(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, 
     if found is None:
         return None
     _, comps, keep, _ = found
-    lx0, ly0 = min(comps[i][0] for i in keep), min(comps[i][1] for i in keep)
-    lx1, ly1 = max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep)
+    lx0, ly0, lx1, ly1 = _box(comps, keep)
     lh = max(1, ly1 - ly0)
     cx, cy = (lx0 + lx1) / 2 + 0.5 * lh, (ly0 + ly1) / 2 + 0.5 * lh
     x0, x1 = int(round(cx - 0.4 * lh)), int(round(cx + 0.4 * lh))
