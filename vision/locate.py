@@ -216,67 +216,69 @@ def _neighbour_lists(P: np.ndarray, S: np.ndarray) -> list[np.ndarray]:
 
 
 def _components(P: np.ndarray, S: np.ndarray) -> tuple[list[list[int]], np.ndarray]:
-    """Group patches into lattice components by single steps; integer coordinates per patch."""
+    """Group patches into lattice components by single steps; integer coordinates per patch.
+
+    Plain Python over lists: each step looks at a handful of neighbours, and numpy on arrays
+    that small cost more in calls than in arithmetic (the same float64 arithmetic, in the same
+    order, so the same components)."""
     n = len(P)
-    nbr = _neighbour_lists(P, S)
-    comp = -np.ones(n, int)
-    coords = np.zeros((n, 2), int)
+    nbr = [a.tolist() for a in _neighbour_lists(P, S)]
+    px, py, sz = P[:, 0].tolist(), P[:, 1].tolist(), S.tolist()
+    comp = [-1] * n
+    coords = [(0, 0)] * n
     comps: list[list[int]] = []
-    for seed in np.argsort([-len(x) for x in nbr], kind="stable"):
-        if comp[seed] >= 0 or len(nbr[seed]) < 2:
+    for seed in np.argsort([-len(x) for x in nbr], kind="stable").tolist():
+        near = nbr[seed]
+        if comp[seed] >= 0 or len(near) < 2:
             continue
-        vecs = P[nbr[seed]] - P[seed]
-        lens = np.linalg.norm(vecs, axis=1)
-        u = vecs[np.argmin(lens)]
-        lu = float(np.linalg.norm(u))
-        cross = np.abs(vecs[:, 0] * u[1] - vecs[:, 1] * u[0]) / (lens * lu)
-        okv = (cross > 0.8) & (lens < 1.45 * lu) & (lens > 0.7 * lu)
-        if not okv.any() or (lens < 1.3 * lu).sum() < 3 or lu > 3.2 * S[seed]:
+        vecs = [(px[j] - px[seed], py[j] - py[seed]) for j in near]
+        lens = [math.sqrt(a * a + b * b) for a, b in vecs]
+        u = vecs[lens.index(min(lens))]
+        lu = math.sqrt(u[0] * u[0] + u[1] * u[1])
+        cross = [abs(a * u[1] - b * u[0]) / (ln * lu) for (a, b), ln in zip(vecs, lens)]
+        okv = [cr > 0.8 and 0.7 * lu < ln < 1.45 * lu for cr, ln in zip(cross, lens)]
+        if not any(okv) or sum(ln < 1.3 * lu for ln in lens) < 3 or lu > 3.2 * sz[seed]:
             continue
-        v = vecs[int(np.argmax(np.where(okv, cross, -1)))]
+        score = [cr if ok else -1.0 for cr, ok in zip(cross, okv)]
+        v = vecs[score.index(max(score))]
         cid = len(comps)
         comp[seed] = cid
-        basis = {int(seed): (u, v)}
-        stack, members = [int(seed)], [int(seed)]
+        basis = {seed: (u, v)}
+        stack, members = [seed], [seed]
         while stack:
             i = stack.pop()
-            u, v = basis[i]
-            det = u[0] * v[1] - v[0] * u[1]
+            bu, bv = basis[i]
+            (ux, uy), (vx, vy) = bu, bv
+            det = ux * vy - vx * uy
             if abs(det) < 1e-6:
                 continue
-            js = nbr[i][comp[nbr[i]] < 0]
-            if len(js) == 0:
-                continue
-            ratio = S[js] / S[i]
-            js = js[(ratio > 0.65) & (ratio < 1.55)]
-            if len(js) == 0:
-                continue
-            d = P[js] - P[i]
-            al = (d[:, 0] * v[1] - d[:, 1] * v[0]) / det
-            be = (u[0] * d[:, 1] - u[1] * d[:, 0]) / det
-            ra, rb = np.round(al), np.round(be)
-            steps = np.abs(ra) + np.abs(rb)
-            err = np.maximum(np.abs(al - ra), np.abs(be - rb))
-            # one step along a side (0.2 tolerance), or two steps / one diagonal step over a
-            # covered square (0.15): premium squares and tiles interrupt runs of plain squares
-            good = ((steps == 1) & (err <= 0.2)) | ((steps == 2) & (np.abs(ra) < 2) & (err <= 0.15)) \
-                | ((steps == 2) & (np.abs(rb) < 2) & (err <= 0.15))
-            for j, dj, a_, b_ in zip(js[good], d[good], ra[good], rb[good]):
-                if comp[j] >= 0:
+            xi, yi, si = px[i], py[i], sz[i]
+            for j in nbr[i]:
+                if comp[j] >= 0 or not 0.65 < sz[j] / si < 1.55:
+                    continue
+                dx, dy = px[j] - xi, py[j] - yi
+                al = (dx * vy - dy * vx) / det
+                be = (ux * dy - uy * dx) / det
+                ra, rb = round(al), round(be)
+                steps = abs(ra) + abs(rb)
+                err = max(abs(al - ra), abs(be - rb))
+                # one step along a side (0.2 tolerance), or two steps / one diagonal step over a
+                # covered square (0.15): premium squares and tiles interrupt runs of plain squares
+                if not ((steps == 1 and err <= 0.2) or (steps == 2 and (abs(ra) < 2 or abs(rb) < 2) and err <= 0.15)):
                     continue
                 comp[j] = cid
-                coords[j] = coords[i] + (int(a_), int(b_))
-                if a_ and b_:
-                    basis[int(j)] = (u, v)
+                coords[j] = (coords[i][0] + ra, coords[i][1] + rb)
+                if ra and rb:
+                    basis[j] = (bu, bv)
                 else:
-                    basis[int(j)] = (dj / a_, v) if a_ else (u, dj / b_)
-                stack.append(int(j))
-                members.append(int(j))
+                    basis[j] = ((dx / ra, dy / ra), bv) if ra else (bu, (dx / rb, dy / rb))
+                stack.append(j)
+                members.append(j)
         comps.append(members)
         if len(members) >= 0.5 * n:
             break  # no other component can be bigger
     comps.sort(key=len, reverse=True)
-    return comps, coords
+    return comps, np.array(coords, int).reshape(n, 2)
 
 
 def _homography_ls(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
