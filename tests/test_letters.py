@@ -110,6 +110,15 @@ def test_the_point_value_window_lies_below_right_of_the_letter_and_holds_the_dig
         assert ten.image.shape == (L.GLYPH, L.GLYPH)
 
 
+def test_the_value_window_cut_from_the_letters_glyph_is_the_window_found_afresh():
+    for letter, value in (("O", "10"), ("W", "4"), ("I", "1")):
+        for side in (32, 40, 48, 64):
+            crop = value_tile(letter, value, side)
+            g = L.glyph_of(crop, 1, board=True)
+            fresh, quick = L.value_glyph_of(crop, 1), L.value_glyph_of(crop, 1, letter=g)
+            assert np.array_equal(fresh.image, quick.image) and fresh.centre == quick.centre, (letter, side)
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None
