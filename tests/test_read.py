@@ -53,10 +53,12 @@ def maple(font=None) -> TileStyle:
     return TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=font or FONTS[1], grain=0.3)
 
 
-def board_picture(labels=LABELS, seed=0, hands=0, tile=None):
-    """Rectified picture (40 px squares) of a rendered board, and the covered fractions."""
+def board_picture(labels=LABELS, seed=0, hands=0, tile=None, values=None):
+    """Rectified picture (40 px squares) of a rendered board, and the covered fractions.
+    ``values``: the point values printed on the tiles (default: a random one on each tile)."""
     img, corners, covered = render_board(labels, classic_board(), tile or maple(), np.random.default_rng(seed),
-                                         cell=40, hands=hands, placement_jitter=0.03)
+                                         cell=40, hands=hands, placement_jitter=0.03,
+                                         values=None if values is None else {k: str(v) for k, v in values.items()})
     return rectify(img, corners, R.CELL), covered
 
 
@@ -482,10 +484,87 @@ def test_letters_worth_a_value_the_model_cannot_read_are_neither_lifted_nor_lowe
 
 
 def test_reading_with_the_tile_sets_values_reads_the_same_clear_board():
-    pic, _ = board_picture(seed=3)
+    pic, _ = board_picture(seed=3, values=EN_VALUES)
     plain = R.BoardReader(ENGLISH).read(pic, orient=False)
     with_values = R.BoardReader(ENGLISH, values=EN_VALUES).read(pic, orient=False)
     tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?#"]
     right = lambda rd: sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)  # noqa: E731
     assert right(with_values) >= right(plain)
     assert all(with_values.labels[r][c] in (LABELS[r][c], "#") for r, c in tiles)
+
+
+def test_a_value_check_only_where_a_rival_letter_is_worth_other_points():
+    reader = R.BoardReader(ENGLISH, values=EN_VALUES)
+    reader._classes = ENGLISH + "~!"          # the letter model's columns: letters, then two others
+    p = np.zeros(28)
+    p[ENGLISH.index("O")], p[ENGLISH.index("Q")] = 0.9, 0.1
+    assert reader._values_differ(p)            # O is 1 point, Q 10: the printed value tells
+    p[:] = 0
+    p[ENGLISH.index("I")], p[ENGLISH.index("T")] = 0.9, 0.1
+    assert not reader._values_differ(p)        # both 1 point: the value cannot tell
+    p[:] = 0
+    p[ENGLISH.index("O")], p[ENGLISH.index("Q")] = 0.995, 0.005
+    assert not reader._values_differ(p)        # Q too unlikely to be worth a look
+
+
+# --------------------------------------------------------------------------- glare, hands, board print
+
+def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
+    board, _ = pictures
+    glared = board.copy()
+    c = R.CELL
+    glared[11 * c:14 * c, 2 * c:6 * c] = 255      # rows 11-13, columns 2-5: empty squares, clipped white
+    rd = R.BoardReader(ENGLISH).read(glared, orient=False)
+    for r in range(11, 14):
+        for k in range(2, 6):
+            assert rd.labels[r][k] == R.COVERED, (r, k, rd.labels[r][k])
+    clear = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
+
+
+def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
+    """A cold reader whose square model calls the squares ``hand`` covered and every other empty."""
+    reader = R.BoardReader(ENGLISH)
+    order = []
+    real = reader._features
+
+    def features(an, pol, cells):
+        order.extend(cells)
+        return real(an, pol, cells)
+
+    class Squares:
+        def probabilities(self, X, with_reference):
+            return np.array([[0.03, 0.03, 0.04, 0.9] if rc in hand else [0.9, 0.04, 0.03, 0.03] for rc in order])
+
+    reader._features = features
+    reader.squares = Squares()
+    return reader
+
+
+def test_an_empty_looking_square_between_two_covered_squares_is_under_the_hand():
+    board, _ = board_picture(EMPTY, seed=1)
+    hand = {(12, 3), (12, 5), (13, 4)}
+    rd = _reader_seeing_a_hand_on(board, hand).read(board, orient=False)
+    assert rd.labels[12][4] == R.COVERED             # three covered neighbours
+    assert rd.labels[11][4] == R.EMPTY and rd.labels[14][4] == R.EMPTY    # one only: not guessed either way
+
+
+def test_a_hands_diagonal_edge_does_not_spread_over_the_board():
+    board, _ = board_picture(EMPTY, seed=1)
+    hand = {(r, r) for r in range(8, 15)}               # an arm in from the corner, on the diagonal
+    rd = _reader_seeing_a_hand_on(board, hand).read(board, orient=False)
+    hidden = {(r, c) for r in range(15) for c in range(15) if rd.labels[r][c] == R.COVERED}
+    # the arm and the steps of its edge, nothing further off
+    assert hand <= hidden
+    assert all(abs(r - c) <= 1 for r, c in hidden), sorted(hidden)
+
+
+def test_a_tile_on_a_diagonal_square_does_not_match_its_own_mirror_image():
+    face = np.full((15, 15, 3), 60.0, np.float32)
+    for rc in ((1, 1), (1, 13), (13, 1), (13, 13)):     # board print: the same at all four corners
+        face[rc] = (30.0, 40.0, 50.0)
+    face[6, 6] = (90.0, 10.0, 20.0)                     # one tile, on the diagonal
+    sym = R._symmetry_match(face)
+    assert sym[1, 1] == pytest.approx(0.0)
+    assert sym[6, 6] > 40.0
+    assert sym[7, 7] == 0.0                             # the centre square has no other image

@@ -361,10 +361,23 @@ def _symmetry_match(face: np.ndarray) -> np.ndarray:
     Board print (premium squares) is the same under the 8 symmetries of the square; a hand, a
     shadow or a single tile usually is not.
     """
-    imgs = [np.rot90(face, k) for k in (1, 2, 3)] + [face.transpose(1, 0, 2)[:, :, :]]
-    imgs += [np.rot90(imgs[-1], k) for k in (1, 2, 3)]
-    d = np.stack([np.linalg.norm(face - im, axis=2) for im in imgs])
-    return d.min(axis=0)
+    d = np.stack([np.linalg.norm(face - _mirror(face, i), axis=2) for i in range(7)])
+    # a square on a diagonal or a middle line is its own mirror image under some symmetries:
+    # comparing it with itself would call every tile there "board print"
+    d[_SELF_MIRROR] = np.inf
+    d = d.min(axis=0)
+    return np.where(np.isfinite(d), d, 0.0)     # the centre square is its own image 7 times
+
+
+def _mirror(a: np.ndarray, i: int) -> np.ndarray:
+    """The i-th (0..6) of the 7 symmetries of the square other than the identity."""
+    if i < 3:
+        return np.rot90(a, i + 1)
+    return np.rot90(a.transpose(1, 0, *range(2, a.ndim)), i - 3)
+
+
+_POS = np.stack(np.meshgrid(np.arange(GRID), np.arange(GRID), indexing="ij"), axis=-1)   # (15, 15, 2)
+_SELF_MIRROR = np.stack([(_mirror(_POS, i) == _POS).all(axis=2) for i in range(7)])    # (7, 15, 15)
 
 
 def _commonness(face: np.ndarray, radius: float = 12.0) -> np.ndarray:
@@ -426,6 +439,19 @@ def weigh_by_value(p: np.ndarray, letters: str, values: dict[str, int], q: np.nd
 # letters: unsoftened, its sure-looking misreadings turned 2-3 more doubtful tiles per 120 tuning
 # boards into wrong letters; at 0.7 as many wrong letters as without values, most of the gain kept.
 VALUE_SOFTEN = 0.7
+# Tiles whose best letter is under this probability have their printed value read (when the set's
+# values are known): not only the doubtful ones, because a letter the model likes can still
+# disagree with a value that is plainly printed (Q read as O beside a clear "10").
+VALUE_CHECK = 0.98
+VALUE_RIVAL = 0.01    # ... and a runner-up letter this likely is worth other points
+# A square whose middle is clipped white (glare) shows nothing to read: unless a letter was read on
+# it for sure it is unknown, not empty.  Clipped: at least GLARE_SHARE of the middle at GLARE_LEVEL
+# or more; a board with more than GLARE_SPOT of its squares clipped is a white board, not a glare.
+# Only when reading cold: the empty-board reference, taken from the same place under the same
+# lamp, has the glare too, and comparing with it already tells (the rule there only turned 1.4 %
+# of rightly read empty squares into '#' on the tuning boards).
+GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
+HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
 class BoardReader:
@@ -688,7 +714,8 @@ class BoardReader:
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
-                         and not self._sure(best[rc][1], self._second.get(rc, 1.0))]
+                         and (not self._sure(best[rc][1], self._second.get(rc, 1.0))
+                              or best[rc][1] < VALUE_CHECK and self._values_differ(glyph_p[rc]))]
                 weighed = self._weigh_by_value(an, pol, doubt, glyph_p) if doubt else {}
             for i, (r, c) in enumerate(cells):
                 k = int(np.argmax(P[i]))
@@ -705,7 +732,7 @@ class BoardReader:
                     guess = letter or BLANK
                     cf = pk * (pl if letter else 1.0)
                     sure = self._sure(pl, self._second.get((r, c), 1.0))
-                    if letter and not sure and (r, c) in weighed:
+                    if letter and (r, c) in weighed:
                         letter, pl, second = weighed[(r, c)]
                         guess, cf = letter, pk * pl
                         sure = self._sure(pl, second)
@@ -717,6 +744,18 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
+        if ref is None and clipped.mean() <= GLARE_SPOT:
+            for r, c in zip(*np.nonzero(clipped)):
+                if out_labels[r][c] in (EMPTY, BLANK):
+                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        # a hand is one piece: an empty square (or a "blank tile") between two or more covered
+        # squares is under it too; one pass, so that a hand's diagonal edge does not spread
+        hand = np.pad(kinds == "covered", 1)
+        around = hand[:-2, 1:-1].astype(int) + hand[2:, 1:-1] + hand[1:-1, :-2] + hand[1:-1, 2:]
+        for r, c in zip(*np.nonzero(around >= HAND_NEIGHBOURS)):
+            if out_labels[r][c] in (EMPTY, BLANK):
+                out_labels[r][c], kinds[r, c] = COVERED, "covered"
         # a "blank tile" touching a covered square may well be part of the hand: do not guess
         for r in range(GRID):
             for c in range(GRID):
@@ -733,12 +772,18 @@ class BoardReader:
         """A letter is shown when likely enough, or clearly ahead of the next one."""
         return p >= self.min_letter or p - second >= self.min_margin
 
+    def _values_differ(self, p: np.ndarray) -> bool:
+        """Whether the letters still in the running (probability VALUE_RIVAL or more) are worth
+        different points: only then can the printed value tell them apart."""
+        vals = {self.values.get(ch, 0) for ch, pi in zip(self._classes[:-2], p[:-2].tolist()) if pi >= VALUE_RIVAL}
+        return len(vals) > 1
+
     def _weigh_by_value(self, an: Analysis, pol: int, cells: list[tuple[int, int]], glyph_p: dict) -> dict:
         """{square: (letter, probability, runner-up's probability)} once the printed point
         value is weighed in (:func:`weigh_by_value`), for the squares where a value is seen."""
         where, windows = [], []
         for rc in cells:
-            g = L.value_glyph_of(an.crop_gray(*rc), pol)
+            g = L.value_glyph_of(an.crop_gray(*rc), pol, letter=an.glyphs[pol].get(rc))
             if g is not None:
                 where.append(rc)
                 windows.append(g)
