@@ -193,27 +193,15 @@ def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
     """Clear horizontal/vertical runs longer than 0.6 of the crop in its outer 35% bands."""
     h, w = mask.shape
     lh, lw = max(3, int(0.6 * w)), max(3, int(0.6 * h))
+    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (lh, 1)))
+    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, lw)))
     bh, bw = int(0.35 * h), int(0.35 * w)
-    # an opening with a one-row (one-column) bar works row by row (column by column): only the
-    # outer bands are opened, and only those with a row (column) holding enough ink for a run
-    # (half the bar will do: OpenCV's erosion counts the outside of the crop as ink, so a line
-    # running into the crop's side survives from half the bar's length)
-    lines = None
-    for band, axis, size in (((slice(0, bh), slice(None)), 1, (lh, 1)), ((slice(h - bh, h), slice(None)), 1, (lh, 1)),
-                             ((slice(None), slice(0, bw)), 0, (1, lw)), ((slice(None), slice(w - bw, w)), 0, (1, lw))):
-        part = mask[band]
-        if part.size == 0 or int(part.sum(axis=axis).max()) < (max(size) + 1) // 2:
-            continue
-        run = cv2.morphologyEx(np.ascontiguousarray(part), cv2.MORPH_OPEN,
-                               cv2.getStructuringElement(cv2.MORPH_RECT, size))
-        if run.any():
-            if lines is None:
-                lines = np.zeros_like(mask)
-            lines[band] |= run
-    if lines is None:
+    hor[bh:h - bh] = 0
+    ver[:, bw:w - bw] = 0
+    if not hor.any() and not ver.any():
         return mask
     # dilate by one pixel so the anti-aliased fringe of the line goes too
-    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    lines = cv2.dilate(hor | ver, np.ones((3, 3), np.uint8))
     return mask & (1 - lines)
 
 
@@ -330,7 +318,7 @@ def _normalise(labels, comps, keep, shape, contrast: float) -> Glyph:
 
 
 def value_glyph_of(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, board: bool = True,
-                   letter: Glyph | None = None) -> Glyph | None:
+                   letter: Glyph | None = None, ink: np.ndarray | None = None) -> Glyph | None:
     """The ink where a tile's point value is printed, for the value model; None without a letter.
 
     A fixed window beside and below the letter's lower-right corner (half a letter height
@@ -341,10 +329,12 @@ def value_glyph_of(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, 
 
     ``letter``: the letter's glyph already found in this crop (:func:`glyph_of`, same polarity
     and contrast floor): its box is taken from it instead of finding the letter again, which is
-    most of the cost; the window is the same.
+    most of the cost; the window is the same.  ``ink``: the crop's :func:`ink_image`, when
+    already made for the letter.
     """
     h, w = gray.shape[:2]
-    ink = ink_image(gray, polarity, disc_size(min(h, w)))
+    if ink is None:
+        ink = ink_image(gray, polarity, disc_size(min(h, w)))
     if letter is not None:
         contrast = letter.contrast
         # the glyph keeps its box as fractions of the crop: back to the same whole pixels

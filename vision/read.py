@@ -238,6 +238,7 @@ class Analysis:
         self._peak: dict[int, np.ndarray] = {}
         self._face: dict[int, np.ndarray] = {}
         self.glyphs: dict[int, dict[tuple[int, int], L.Glyph | None]] = {1: {}, -1: {}}
+        self.inks: dict[int, dict[tuple[int, int], np.ndarray]] = {1: {}, -1: {}}   # kept for the value window
         self.logits: dict[int, dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {1: {}, -1: {}}
         self.sharpness = float(cv2.Laplacian(self.half, cv2.CV_32F).var())
 
@@ -264,7 +265,9 @@ class Analysis:
                 d[(r, c)] = None
             else:
                 g = self.crop_gray(r, c)
-                d[(r, c)] = L.glyph_of(g, polarity, min_contrast, gray=g, board=True)
+                ink = L.ink_image(g, polarity, L.disc_size(min(g.shape)))     # what glyph_of would make
+                self.inks[polarity][(r, c)] = ink
+                d[(r, c)] = L.glyph_from_ink(ink, min_contrast, board=True)
         return d[(r, c)]
 
     def face_lab(self, polarity: int) -> np.ndarray:
@@ -783,7 +786,7 @@ class BoardReader:
         value is weighed in (:func:`weigh_by_value`), for the squares where a value is seen."""
         where, windows = [], []
         for rc in cells:
-            g = L.value_glyph_of(an.crop_gray(*rc), pol, letter=an.glyphs[pol].get(rc))
+            g = L.value_glyph_of(an.crop_gray(*rc), pol, letter=an.glyphs[pol].get(rc), ink=an.inks[pol].get(rc))
             if g is not None:
                 where.append(rc)
                 windows.append(g)
