@@ -119,6 +119,15 @@ def test_the_value_window_cut_from_the_letters_glyph_is_the_window_found_afresh(
             assert np.array_equal(fresh.image, quick.image) and fresh.centre == quick.centre, (letter, side)
 
 
+def test_a_letter_cut_again_at_a_lower_threshold_is_bolder():
+    crop = cv2.GaussianBlur(value_tile("E", "1", 48), (0, 0), 1.5)      # soft edges, as a camera sees them
+    ink = L.ink_image(crop, 1, L.disc_size(min(crop.shape)))
+    bold, usual, thin = L.glyph_variants(ink, (0.15, L.THRESHOLD_AT, 0.4))
+    assert bold.ink > usual.ink > thin.ink
+    assert np.array_equal(usual.image, L.glyph_of(crop, 1, board=True).image)    # the usual cut is the glyph
+    assert L.glyph_variants(np.zeros((48, 48), np.uint8), (0.2, 0.3)) == []       # no ink, no letter
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

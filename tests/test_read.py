@@ -568,3 +568,20 @@ def test_a_tile_on_a_diagonal_square_does_not_match_its_own_mirror_image():
     assert sym[1, 1] == pytest.approx(0.0)
     assert sym[6, 6] > 40.0
     assert sym[7, 7] == 0.0                             # the centre square has no other image
+
+
+def test_a_second_look_at_letters_in_doubt_reads_more_of_a_blurred_board_and_no_more_wrong(monkeypatch):
+    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
+    right = wrong = 0
+    for seed in (3, 5):
+        for sigma in (1.5, 2.0, 2.5):
+            pic, _ = board_picture(seed=seed)
+            blurred = cv2.GaussianBlur(pic, (0, 0), sigma)
+            monkeypatch.setattr(R, "SECOND_LOOK", ())
+            once = R.BoardReader(ENGLISH).read(blurred, orient=False)
+            monkeypatch.undo()
+            twice = R.BoardReader(ENGLISH).read(blurred, orient=False)
+            for rd, sign in ((twice, 1), (once, -1)):
+                right += sign * sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)
+                wrong += sign * sum(rd.labels[r][c] not in (LABELS[r][c], R.COVERED) for r, c in tiles)
+    assert right > 0 and wrong <= 0

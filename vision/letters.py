@@ -189,6 +189,22 @@ def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = Tr
     return _glyph_from_mask(mask, contrast)
 
 
+def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True) -> list[Glyph]:
+    """The letter cut again from an ink-strength crop at other thresholds (fractions of the
+    strongest ink, :data:`THRESHOLD_AT` being the usual one): thinner and bolder versions of the
+    same strokes, for a second look at a letter in doubt."""
+    _, strong = ink_mask(ink, min_contrast)
+    if strong < min_contrast:
+        return []
+    out = []
+    for t in thresholds:
+        mask = (ink > t * strong).astype(np.uint8)
+        g = _glyph_from_mask(_drop_edge_lines(mask) if board else mask, strong)
+        if g is not None:
+            out.append(g)
+    return out
+
+
 def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
     """Clear horizontal/vertical runs longer than 0.6 of the crop in its outer 35% bands."""
     h, w = mask.shape
