@@ -522,8 +522,11 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
     assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
 
 
-def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
-    """A cold reader whose square model calls the squares ``hand`` covered and every other empty."""
+SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "covered": [0.03, 0.03, 0.04, 0.9]}
+
+
+def _reader_with_square_kinds(kind_of) -> R.BoardReader:
+    """A cold reader whose square model says ``kind_of((r, c))`` for each square, surely."""
     reader = R.BoardReader(ENGLISH)
     order = []
     real = reader._features
@@ -534,11 +537,16 @@ def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
 
     class Squares:
         def probabilities(self, X, with_reference):
-            return np.array([[0.03, 0.03, 0.04, 0.9] if rc in hand else [0.9, 0.04, 0.03, 0.03] for rc in order])
+            return np.array([SURE[kind_of(rc)] for rc in order])
 
     reader._features = features
     reader.squares = Squares()
     return reader
+
+
+def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
+    """A cold reader whose square model calls the squares ``hand`` covered and every other empty."""
+    return _reader_with_square_kinds(lambda rc: "covered" if rc in hand else "empty")
 
 
 def test_an_empty_looking_square_between_two_covered_squares_is_under_the_hand():
@@ -585,3 +593,17 @@ def test_a_second_look_at_letters_in_doubt_reads_more_of_a_blurred_board_and_no_
                 right += sign * sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)
                 wrong += sign * sum(rd.labels[r][c] not in (LABELS[r][c], R.COVERED) for r, c in tiles)
     assert right > 0 and wrong <= 0
+
+
+def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_not_the_tiles(monkeypatch):
+    board, _ = board_picture()
+    # uneven light: the squares of a kind too unlike for the print rule to skip them unread
+    monkeypatch.setattr(R, "_print_candidates", lambda face: np.zeros((15, 15), bool))
+    dw = (1, 1)                                     # an empty double-word square, its print read as a tile
+    assert R.PREMIUM_LAYOUT[1][1] == "D" and LABELS[1][1] == "."
+    reader = _reader_with_square_kinds(lambda rc: "tile" if rc == dw or LABELS[rc[0]][rc[1]] != "." else "empty")
+    rd = reader.read(board, orient=False)
+    assert rd.labels[1][1] == R.EMPTY
+    # a real tile on a premium square (the I of QUIZ on a double-letter square) shows the tiles'
+    # colour, not its square's: it stays a tile
+    assert R.PREMIUM_LAYOUT[2][6] == "d" and rd.labels[2][6] == "I"

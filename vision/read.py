@@ -752,6 +752,8 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        if ref is None and self.tile_lab is not None:
+            self._print_is_not_a_tile(an.face_lab(pol), out_labels, out_guess, conf, kinds)
         clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
         if ref is None and clipped.mean() <= GLARE_SPOT:
             for r, c in zip(*np.nonzero(clipped)):
@@ -775,6 +777,25 @@ class BoardReader:
                                polarity=pol)
         self._prev = (an, reading)
         return reading
+
+    def _print_is_not_a_tile(self, face: np.ndarray, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
+        """Cold: a "tile" on a premium square whose face has the colour of the empty squares of
+        its kind (within PRINT_SAME of their median), where that colour is at least PRINT_APART
+        from the tiles' colour, is the square's print read as a letter: it is empty.  A tile
+        there shows its own face, the tiles' colour.  (The print rule of :func:`_printed_only`
+        needs most squares of the kind alike; this one needs only two sure empty ones.)"""
+        tile = np.asarray(self.tile_lab)
+        for sel in _KIND_SQUARES.values():
+            empty = sel & (kinds == "empty") & (conf >= 0.9)
+            if empty.sum() < 2:
+                continue
+            med = np.median(face[empty], axis=0)
+            if np.linalg.norm(med - tile) < PRINT_APART:
+                continue
+            for r, c in zip(*np.nonzero(sel & np.isin(kinds, ("tile", "unsure")))):
+                if np.linalg.norm(face[r, c] - med) < PRINT_SAME:
+                    labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
+                    conf[r, c] = 0.9
 
     def _sure(self, p: float, second: float) -> bool:
         """A letter is shown when likely enough, or clearly ahead of the next one."""
