@@ -383,18 +383,28 @@ _POS = np.stack(np.meshgrid(np.arange(GRID), np.arange(GRID), indexing="ij"), ax
 _SELF_MIRROR = np.stack([(_mirror(_POS, i) == _POS).all(axis=2) for i in range(7)])    # (7, 15, 15)
 
 
+def _close_pairs(flat: np.ndarray, radius: float) -> np.ndarray:
+    """(n, n) bool: which pairs of the colours ``flat`` (n, 3) lie within ``radius`` of each other.
+    Squared distances summed channel by channel (what the norm sums, in the same order), compared
+    with the squared radius: no (n, n, 3) array and no square roots, about 10x faster."""
+    d2 = None
+    for k in range(flat.shape[1]):
+        col = flat[:, k]
+        diff = col[:, None] - col[None, :]
+        diff *= diff
+        d2 = diff if d2 is None else d2 + diff
+    return d2 < radius * radius
+
+
 def _commonness(face: np.ndarray, radius: float = 12.0) -> np.ndarray:
     """(15, 15): fraction of the board's squares within ``radius`` of this square's colour."""
-    flat = face.reshape(-1, 3)
-    d = np.linalg.norm(flat[:, None, :] - flat[None, :, :], axis=2)
-    return (d < radius).mean(axis=1).reshape(GRID, GRID)
+    return _close_pairs(face.reshape(-1, 3), radius).mean(axis=1).reshape(GRID, GRID)
 
 
 def _modal_colour(cols: np.ndarray, radius: float = 10.0) -> np.ndarray:
     """The colour most squares share (mean of the densest ball of ``radius`` Lab units)."""
     flat = cols.reshape(-1, 3)
-    d = np.linalg.norm(flat[:, None, :] - flat[None, :, :], axis=2)
-    near = d < radius
+    near = _close_pairs(flat, radius)
     best = int(np.argmax(near.sum(axis=1)))
     return flat[near[best]].mean(axis=0)
 
