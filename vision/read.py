@@ -762,8 +762,11 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
-        if ref is None and self.tile_lab is not None:
-            self._print_is_not_a_tile(an.face_lab(pol), out_labels, out_guess, conf, kinds)
+        if ref is None and self.tile_lab is not None and cells:
+            fresh = np.zeros((GRID, GRID), bool)      # squares kept from the previous frame were seen to
+            fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
+            if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
+                self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
         clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
         if ref is None and clipped.mean() <= GLARE_SPOT:
             for r, c in zip(*np.nonzero(clipped)):
@@ -788,7 +791,8 @@ class BoardReader:
         self._prev = (an, reading)
         return reading
 
-    def _print_is_not_a_tile(self, face: np.ndarray, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
+    def _print_is_not_a_tile(self, face: np.ndarray, fresh: np.ndarray, labels, guesses, conf: np.ndarray,
+                             kinds: np.ndarray) -> None:
         """Cold: a "tile" on a premium square whose face has the colour of the empty squares of
         its kind (within PRINT_SAME of their median), where that colour is at least PRINT_APART
         from the tiles' colour, is the square's print read as a letter: it is empty.  A tile
@@ -802,7 +806,7 @@ class BoardReader:
             med = np.median(face[empty], axis=0)
             if np.linalg.norm(med - tile) < PRINT_APART:
                 continue
-            for r, c in zip(*np.nonzero(sel & np.isin(kinds, ("tile", "unsure")))):
+            for r, c in zip(*np.nonzero(sel & fresh & np.isin(kinds, ("tile", "unsure")))):
                 if np.linalg.norm(face[r, c] - med) < PRINT_SAME:
                     labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
                     conf[r, c] = 0.9
