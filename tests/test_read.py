@@ -522,8 +522,7 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
     assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
 
 
-SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "covered": [0.03, 0.03, 0.04, 0.9],
-        "blank": [0.04, 0.03, 0.9, 0.03], "blank, in doubt": [0.3, 0.03, 0.65, 0.02]}
+SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "covered": [0.03, 0.03, 0.04, 0.9]}
 
 
 def _reader_with_square_kinds(kind_of) -> R.BoardReader:
@@ -608,11 +607,3 @@ def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_no
     # a real tile on a premium square (the I of QUIZ on a double-letter square) shows the tiles'
     # colour, not its square's: it stays a tile
     assert R.PREMIUM_LAYOUT[2][6] == "d" and rd.labels[2][6] == "I"
-
-
-def test_a_blank_tile_in_doubt_is_unknown_not_a_blank():
-    board, _ = board_picture(EMPTY, seed=1)
-    said = {(3, 3): "blank", (11, 11): "blank, in doubt"}
-    rd = _reader_with_square_kinds(lambda rc: said.get(rc, "empty")).read(board, orient=False)
-    assert rd.labels[3][3] == R.BLANK
-    assert rd.labels[11][11] == R.COVERED and rd.square(11, 11).guess == R.BLANK

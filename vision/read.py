@@ -56,10 +56,6 @@ KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
 MIN_LETTER = 0.7     # letter probability under which a tile's letter is reported as unknown
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
-MIN_BLANK = 0.7      # ... and under which a blank tile is: a blank is a claim too (the players are
-# asked its letter), and the square model's doubtful blanks were as often empty squares; on the
-# tuning boards (seeds 7200-7220) 0.7 against 0.6 kept every board's verdict but one, which it
-# cleared, for 0.1 % of tiles (doubtful real blanks) shown '#'
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
 # on rendered boards only (seed 2024: 30 hard, 15 standard, 20 unseen-font boards, cold and with
 # a reference) for the current letter model: against 0.6 / 0.45, wrong letters fell from
@@ -761,7 +757,7 @@ class BoardReader:
                     lab = letter if letter and sure else COVERED
                     if not letter:
                         lab = COVERED
-                if lab != COVERED and pk < (MIN_BLANK if lab == BLANK else self.min_square):
+                if pk < self.min_square and lab != COVERED:
                     lab, kind = COVERED, "unsure"
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
