@@ -466,7 +466,7 @@ VALUE_RIVAL = 0.01    # ... and a runner-up letter this likely is worth other po
 GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
 # A letter in doubt is cut again at these ink thresholds (fractions of its strongest ink; the
 # usual cut is at letters.THRESHOLD_AT = 0.25) and the readings averaged.  On the tuning boards
-# (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.6 % (unseen fonts) and
+# (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and
 # 98.1 -> 98.5 % with no more wrong letters; two cuts (0.18, 0.34) gave about half of that.
 SECOND_LOOK = (0.15, 0.2, 0.31, 0.4)
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
@@ -767,16 +767,11 @@ class BoardReader:
             fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
-        clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
-        if ref is None and clipped.mean() <= GLARE_SPOT:
-            for r, c in zip(*np.nonzero(clipped)):
+        if ref is None:
+            for r, c in zip(*np.nonzero(_glared(an))):
                 if out_labels[r][c] in (EMPTY, BLANK):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
-        # a hand is one piece: an empty square (or a "blank tile") between two or more covered
-        # squares is under it too; one pass, so that a hand's diagonal edge does not spread
-        hand = np.pad(kinds == "covered", 1)
-        around = hand[:-2, 1:-1].astype(int) + hand[2:, 1:-1] + hand[1:-1, :-2] + hand[1:-1, 2:]
-        for r, c in zip(*np.nonzero(around >= HAND_NEIGHBOURS)):
+        for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
         # a "blank tile" touching a covered square may well be part of the hand: do not guess
@@ -977,6 +972,22 @@ class BoardReader:
             j = int(np.argmax(p[:-2]))
             best[rc] = (classes[j], float(p[j]))
             second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+
+
+def _glared(an: Analysis) -> np.ndarray:
+    """(15, 15): squares whose middle is clipped white (GLARE_SHARE of it at GLARE_LEVEL or
+    more), unless so many are that the board itself is white (more than GLARE_SPOT of it)."""
+    clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
+    return clipped if clipped.mean() <= GLARE_SPOT else np.zeros_like(clipped)
+
+
+def _between_covered(kinds: np.ndarray) -> np.ndarray:
+    """(15, 15): squares with HAND_NEIGHBOURS or more covered neighbours (of four).  A hand is one
+    piece, so an empty-looking square held between covered ones is under it too; counted once
+    from the covered squares as read, so that a hand's diagonal edge does not spread."""
+    hand = np.pad(kinds == "covered", 1)
+    around = hand[:-2, 1:-1].astype(int) + hand[2:, 1:-1] + hand[1:-1, :-2] + hand[1:-1, 2:]
+    return around >= HAND_NEIGHBOURS
 
 
 def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = None,
