@@ -128,6 +128,18 @@ def test_a_letter_cut_again_at_a_lower_threshold_is_bolder():
     assert L.glyph_variants(np.zeros((48, 48), np.uint8), (0.2, 0.3)) == []       # no ink, no letter
 
 
+def test_a_shifted_tiles_edge_line_is_not_taken_for_its_letter():
+    # the tile sits high in its square: its letter near the crop's top, its lower edge (a dark
+    # line with the point value on it) across the middle -- bigger and more central than the letter
+    crop = np.full((50, 50), 215, np.uint8)
+    cv2.rectangle(crop, (0, 31), (49, 49), 120, -1)
+    cv2.putText(crop, "J", (16, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 20, 3, cv2.LINE_AA)
+    cv2.line(crop, (6, 29), (42, 29), 30, 2)
+    cv2.putText(crop, "8", (30, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.35, 20, 1, cv2.LINE_AA)
+    g = L.glyph_of(crop, 1, board=True)
+    assert g.centre[1] < 0.4 and g.aspect < 1.5      # the J, not the flat line (aspect ~4)
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

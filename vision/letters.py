@@ -83,6 +83,7 @@ def to_gray(crop: np.ndarray) -> np.ndarray:
     return best
 
 
+FLAT_WIDE, FLAT_LOW = 0.6, 0.35   # a component this wide and this low (of the crop) is no letter
 THRESHOLD_AT = 0.25   # ink threshold, as a fraction of the strongest ink in the crop's middle
 _MID = 0.26   # the "middle" of a crop: this fraction is cut from each side
 
@@ -286,7 +287,10 @@ def _letter_parts(mask: np.ndarray):
                 or (BW > 0.92 * w and BH > 0.92 * h and A < 0.45 * BW * BH):   # not a frame around the tile
             continue
         d = math.hypot((X + BW / 2 - w / 2.0) / w, (Y + BH / 2 - h / 2.0) / h)
-        score = in_count[i] * max(0.05, 1.0 - 1.8 * d) * (0.3 if thin[i] else 1.0)
+        # a thin line, or a flat one (wider than any letter, lower than one: a shifted tile's
+        # edge with the point value on it), is a letter only when nothing else is
+        flat = BW > FLAT_WIDE * w and BH < FLAT_LOW * h
+        score = in_count[i] * max(0.05, 1.0 - 1.8 * d) * (0.3 if thin[i] or flat else 1.0)
         if score > best_score:
             best, best_score = i, score
     if best_score <= 0:
