@@ -13,11 +13,16 @@ How a square is decided (see docs/vision-read.md):
    are decided once per board, by which choice makes the letters read most confidently.
 3. Letters: every square with ink gets its glyph isolated and classified by the letter model
    (``vision.letters``), restricted to the tile set's letters, optionally helped by per-set
-   prototypes (``calibration/set_profile.py``).
+   prototypes (``calibration/set_profile.py``).  A letter in doubt gets a second look (cut again
+   at other ink thresholds, the answers averaged), and, given the tile set's values, the point
+   value printed beside it weighs in where the letters still in the running differ in value.
 4. Square model (``vision/models/squares.npz``): a small perceptron on per-square numbers --
    colours relative to the board's commonest square colour and to the tile colour found from
    confident letters, texture, the letter model's answer, and, when an empty-board reference
    picture is given, the change against it -- says empty / letter tile / blank tile / covered.
+5. Checks on what it says: premium print read as a letter on a square of its kind's colour is
+   empty; a square clipped white by glare is unknown, not empty; a square held between covered
+   squares is covered too (a hand is one piece).
 
 ``BoardReader`` keeps what a game needs between frames (reference, polarity, orientation,
 tile colour, unchanged squares); ``Stabiliser`` turns a stream of readings into moves: a
