@@ -474,6 +474,9 @@ GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
 # (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and
 # 98.1 -> 98.5 % with no more wrong letters; two cuts (0.18, 0.34) gave about half of that.
 SECOND_LOOK = (0.15, 0.2, 0.31, 0.4)
+# ... for ink the letter model gives at least this to letters (not print, not the star): at 0.3
+# twice the squares were looked at again (~2 ms more a first frame) for 2 more tiles in 1,637
+SECOND_LOOK_LETTER = 0.5
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
@@ -942,7 +945,7 @@ class BoardReader:
         # letters in doubt get a second look (after the features: those describe the usual cut);
         # not ink the model takes for no letter at all (print, the star): the square model has that
         doubtful = [rc for rc, (ch, pl) in best.items()
-                    if not self._sure(pl, second[rc]) and float(probs[rc][:-2].sum()) >= 0.5]
+                    if not self._sure(pl, second[rc]) and float(probs[rc][:-2].sum()) >= SECOND_LOOK_LETTER]
         if doubtful:
             self._second_look(an, pol, doubtful, probs, best, second)
         self._second = second
