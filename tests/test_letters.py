@@ -261,3 +261,19 @@ def test_the_value_training_script_makes_a_model_the_reader_loads(tmp_path):
     assert model.classes == L.VALUE_CLASSES
     q = L.value_probabilities([L.value_glyph_of(value_tile("O", "10", 48), 1)], model)
     assert q.shape == (1, len(L.VALUE_CLASSES)) and abs(float(q.sum()) - 1) < 1e-5
+
+
+def test_training_adds_qs_with_a_notch_inside_the_bowl_made_from_os():
+    from calibration.train_letters import CLASSES, q_with_inner_tail
+    o = L.glyph_of(tile_crop("O"), 1, board=True)
+    ims = np.stack([(o.image * 255).astype(np.uint8)] * 10)
+    meta = np.array([L.glyph_meta(o)] * 10, np.float32)
+    y = np.full(10, CLASSES.index("O"), np.int16)
+    ims2, meta2, y2 = q_with_inner_tail(ims, meta, y, 0.5, seed=0)
+    assert len(y2) == 15 and (y2[10:] == CLASSES.index("Q")).all() and (y2[:10] == y).all()
+    assert (ims2[10:].astype(int).sum(axis=(1, 2)) > ims[0].astype(int).sum()).all()   # the notch is ink
+    assert (meta2[10:, 2] > meta[0, 2]).all()
+    # the notch lies inside the O's box, at its lower right
+    extra = ims2[10].astype(int) - ims[0].astype(int)
+    ys, xs = np.nonzero(extra > 60)
+    assert xs.mean() > 14 and ys.mean() > 14
