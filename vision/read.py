@@ -967,9 +967,7 @@ class BoardReader:
                 owner.append(rc)
         if not glyphs:
             return
-        kept = getattr(self, "_last_forward", None)
         P, classes = self._classify(glyphs, True)
-        self._last_forward = kept
         total: dict = {}
         for rc, p in zip(owner, P):
             s, n = total.get(rc, (0.0, 0))
