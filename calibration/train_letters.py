@@ -463,6 +463,9 @@ def main(argv=None):
                     help="CNN conv1 channels, conv2 channels, hidden units (the torch engine only)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fit-seed", type=int, default=None,
+                    help="seed of the letter network's start and shuffling only (default --seed); "
+                         "another fit of the same rendered glyphs, so the glyph cache is kept")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--real-aug", type=float, default=0.0,
                     help="share of glyphs per epoch given a binarised low-resolution look (e.g. 0.35)")
@@ -475,6 +478,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.quick:
         a.boards, a.square_boards, a.epochs = 40, 20, 8
+    fit_seed = a.seed if a.fit_seed is None else a.fit_seed
     if a.out is None:
         import tempfile
         a.out = str(Path(tempfile.gettempdir()) / "tc_quick_models") if a.quick else str(L.MODEL_PATH.parent)
@@ -502,10 +506,10 @@ def main(argv=None):
         if a.kind == "cnn" and a.engine == "torch":
             from calibration import torch_cnn
             widths = tuple(int(v) for v in a.widths.split(","))
-            P = torch_cnn.train(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, widths, seed=a.seed,
+            P = torch_cnn.train(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, widths, seed=fit_seed,
                                 val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print)
         elif a.kind == "cnn":
-            P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=a.seed,
+            P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=fit_seed,
                           val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
                           real_p=a.real_aug)
         else:
@@ -517,11 +521,11 @@ def main(argv=None):
                 return L.features_from(g, meta)
 
             mean, std, w1, b1, w2, b2 = train_mlp(make_X, y.astype(np.int64), len(CLASSES), a.hidden, a.epochs,
-                                                  seed=a.seed, Xv=Xv, yv=yv)
+                                                  seed=fit_seed, Xv=Xv, yv=yv)
             P = dict(mean=mean, std=std, w1=w1, b1=b1, w2=w2, b2=b2)
         model = L.LetterModel(CLASSES, P, a.kind,
                               {"trained_on": f"{len(ims)} rendered glyphs from {a.boards} boards",
-                               "seed": a.seed, "real_aug": a.real_aug, "engine": a.engine, "widths": a.widths})
+                               "seed": a.seed, "fit_seed": fit_seed, "real_aug": a.real_aug, "engine": a.engine, "widths": a.widths})
         acc = jheidel_accuracy(model)
         if acc:
             print(f"held-out real crops (jheidel): {acc[0]:.4f} of {acc[1]}")

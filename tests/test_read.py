@@ -607,3 +607,23 @@ def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_no
     # a real tile on a premium square (the I of QUIZ on a double-letter square) shows the tiles'
     # colour, not its square's: it stays a tile
     assert R.PREMIUM_LAYOUT[2][6] == "d" and rd.labels[2][6] == "I"
+
+
+def test_a_tile_the_square_model_calls_empty_is_a_tile_when_it_has_the_tiles_colour_not_the_boards():
+    green = BoardStyle(square=(60, 110, 40), line=(200, 210, 200), line_w=0.05,
+                       premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (230, 210, 160)},
+                       text=False, text_ink=(30, 30, 30), star=True, frame=(30, 60, 20))
+    img, corners, _ = render_board(LABELS, green, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    board = rectify(img, corners, R.CELL)
+    missed = {(9, 3), (6, 10)}                       # an E and an O on plain squares, taken for empty
+    assert all(R.PLAIN[rc] for rc in missed)
+    reader = _reader_with_square_kinds(lambda rc: "empty" if rc in missed or LABELS[rc[0]][rc[1]] == "." else "tile")
+    rd = reader.read(board, orient=False)
+    assert [w for w in wrong_squares(LABELS, rd.labels) if w[:2] != (8, 11)] == []    # (the blank: no kind given)
+    assert (rd.labels[9][3], rd.labels[6][10]) == ("E", "O")
+    # letters not read surely: the missed tiles are unknown, not empty
+    unsure = _reader_with_square_kinds(lambda rc: "empty" if rc in missed or LABELS[rc[0]][rc[1]] == "." else "tile")
+    unsure.min_letter = unsure.min_margin = 1.01
+    rd = unsure.read(board, orient=False)
+    assert (rd.labels[9][3], rd.labels[6][10]) == (R.COVERED, R.COVERED)
+    assert all(rd.labels[r][c] == R.EMPTY for r in range(15) for c in range(15) if LABELS[r][c] == ".")

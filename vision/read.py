@@ -331,6 +331,7 @@ REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 _KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
 _KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
 PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
+TILE_NEAR = 30.0     # Lab distance from the tiles' colour of a square taken for a missed tile
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
 
 
@@ -775,6 +776,8 @@ class BoardReader:
             fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
+            if (fresh & (kinds == "empty")).any():
+                self._tile_is_not_empty(an.face_lab(pol), fresh, best, out_labels, out_guess, conf, kinds)
         if ref is None:
             for r, c in zip(*np.nonzero(_glared(an))):
                 if out_labels[r][c] in (EMPTY, BLANK):
@@ -813,6 +816,32 @@ class BoardReader:
                 if np.linalg.norm(face[r, c] - med) < PRINT_SAME:
                     labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
                     conf[r, c] = 0.9
+
+    def _tile_is_not_empty(self, face: np.ndarray, fresh: np.ndarray, best: dict, labels, guesses,
+                           conf: np.ndarray, kinds: np.ndarray) -> None:
+        """Cold, the print rule turned round: a plain square read "empty" that has ink on it and
+        the tiles' colour -- at least twice as near it as the sure-empty plain squares' colour,
+        where those are at least PRINT_APART from the tiles' -- is a tile the square model missed
+        (a shifted tile, a strong colour cast).  Its letter is shown when surely read; otherwise,
+        within TILE_NEAR of the tiles' colour, the square is unknown ('#').  Premium squares are
+        left alone: their print and light colours made as many empty squares look like tiles
+        as it found tiles on them (tuning boards: 3 tiles, 9 empty squares)."""
+        tile = np.asarray(self.tile_lab)
+        empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
+        if empty.sum() < 2:
+            return
+        med = np.median(face[empty], axis=0)
+        if np.linalg.norm(med - tile) < PRINT_APART:
+            return
+        for r, c in zip(*np.nonzero(PLAIN & fresh & (kinds == "empty"))):
+            near = np.linalg.norm(face[r, c] - tile)
+            letter, pl = best.get((r, c), ("", 0.0))
+            if not letter or 2 * near >= np.linalg.norm(face[r, c] - med):
+                continue
+            if self._sure(pl, self._second.get((r, c), 1.0)):
+                labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = letter, letter, "tile", pl
+            elif near < TILE_NEAR:
+                labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = COVERED, letter, "unsure", pl
 
     def _sure(self, p: float, second: float) -> bool:
         """A letter is shown when likely enough, or clearly ahead of the next one."""
