@@ -522,7 +522,8 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
     assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
 
 
-SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "covered": [0.03, 0.03, 0.04, 0.9]}
+SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "blank": [0.03, 0.04, 0.9, 0.03],
+        "covered": [0.03, 0.03, 0.04, 0.9]}
 
 
 def _reader_with_square_kinds(kind_of) -> R.BoardReader:
@@ -627,3 +628,24 @@ def test_a_tile_the_square_model_calls_empty_is_a_tile_when_it_has_the_tiles_col
     rd = unsure.read(board, orient=False)
     assert (rd.labels[9][3], rd.labels[6][10]) == (R.COVERED, R.COVERED)
     assert all(rd.labels[r][c] == R.EMPTY for r in range(15) for c in range(15) if LABELS[r][c] == ".")
+
+
+def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_blanks():
+    tan = BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
+                     premium={"T": (55, 55, 215), "D": (150, 200, 225), "t": (200, 130, 40), "d": (230, 210, 160)},
+                     text=False, text_ink=(30, 30, 30), star=False, frame=(35, 30, 180))
+    img, corners, _ = render_board(LABELS, tan, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    board = rectify(img, corners, R.CELL)
+    dw = {(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
+    assert len(dw) >= R.KIND_BLANKS
+
+    def kind_of(taken):
+        return lambda rc: ("blank" if rc in taken or rc == (8, 11) else
+                           "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+
+    rd = _reader_with_square_kinds(kind_of(dw)).read(board, orient=False)
+    assert wrong_squares(LABELS, rd.labels) == []          # the blank on a plain square stays a blank
+    # two double-word squares read as blanks may be two blanks: they are kept
+    two = set(sorted(dw)[:2])
+    rd = _reader_with_square_kinds(kind_of(two)).read(board, orient=False)
+    assert all(rd.labels[r][c] == R.BLANK for r, c in two)

@@ -331,6 +331,7 @@ REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 _KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
 _KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
 PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
+KIND_BLANKS = 3      # squares of one premium kind read as blanks that are taken for its colour
 TILE_NEAR = 30.0     # Lab distance from the tiles' colour of a square taken for a missed tile
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
 
@@ -778,6 +779,8 @@ class BoardReader:
                 self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
             if (fresh & (kinds == "empty")).any():
                 self._tile_is_not_empty(an.face_lab(pol), fresh, best, out_labels, out_guess, conf, kinds)
+        if cells:
+            _kind_taken_for_blanks(an.face_lab(pol), out_labels, out_guess, conf, kinds)
         if ref is None:
             for r, c in zip(*np.nonzero(_glared(an))):
                 if out_labels[r][c] in (EMPTY, BLANK):
@@ -1007,6 +1010,25 @@ class BoardReader:
             j = int(np.argmax(p[:-2]))
             best[rc] = (classes[j], float(p[j]))
             second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+
+
+def _kind_taken_for_blanks(face: np.ndarray, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
+    """Premium squares of one kind read as blank tiles, KIND_BLANKS or more of them with one
+    colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
+    about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
+    they would not all land on one kind.  They are empty."""
+    blank = np.array([[ch == BLANK for ch in row] for row in labels])
+    for sel in _KIND_SQUARES.values():
+        read = sel & blank
+        if read.sum() < KIND_BLANKS:
+            continue
+        med = np.median(face[read], axis=0)
+        alike = read & (np.linalg.norm(face - med, axis=2) < PRINT_SAME)
+        if alike.sum() < KIND_BLANKS:
+            continue
+        for r, c in zip(*np.nonzero(alike)):
+            labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
+            conf[r, c] = 0.6
 
 
 def _glared(an: Analysis) -> np.ndarray:
