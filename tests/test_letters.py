@@ -140,6 +140,17 @@ def test_a_shifted_tiles_edge_line_is_not_taken_for_its_letter():
     assert g.centre[1] < 0.4 and g.aspect < 1.5      # the J, not the flat line (aspect ~4)
 
 
+def test_the_letter_of_a_tile_sitting_low_in_its_square_is_found_though_its_foot_is_in_the_margin():
+    # the tile sits a fifth of a square low: the gap above it is a dark band across the crop's
+    # top, and the L's foot runs through the crop's outer band (the margin round the square)
+    crop = np.full((50, 50), 215, np.uint8)
+    cv2.rectangle(crop, (0, 6), (49, 13), 60, -1)
+    cv2.line(crop, (17, 27), (17, 47), 20, 4)
+    cv2.line(crop, (17, 47), (32, 47), 20, 4)
+    g = L.glyph_of(crop, 1, board=True)
+    assert g is not None and g.centre[1] > 0.6 and g.aspect < 1.0     # the L, low in the crop
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

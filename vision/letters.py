@@ -84,6 +84,7 @@ def to_gray(crop: np.ndarray) -> np.ndarray:
 
 
 FLAT_WIDE, FLAT_LOW = 0.6, 0.35   # a component this wide and this low (of the crop) is no letter
+SHIFTED_INSIDE = 0.4               # share inside the square enough for a component centred in it
 THRESHOLD_AT = 0.25   # ink threshold, as a fraction of the strongest ink in the crop's middle
 _MID = 0.26   # the "middle" of a crop: this fraction is cut from each side
 
@@ -283,7 +284,10 @@ def _letter_parts(mask: np.ndarray):
     for i in range(1, n):
         X, Y, BW, BH, A = comps[i]
         thin[i] = min(BW, BH) < 0.1 * side and max(BW, BH) > 0.6 * side and BH < 0.5 * h
-        if not (A >= 0.012 * h * w and BH >= 0.2 * h and in_count[i] >= 0.55 * A) \
+        # mostly inside the square, or (a tile sitting off its square) centred in it with a fair part
+        inside = in_count[i] >= 0.55 * A or (in_count[i] >= SHIFTED_INSIDE * A and band <= X + BW / 2 <= w - band
+                                              and band <= Y + BH / 2 <= h - band)
+        if not (A >= 0.012 * h * w and BH >= 0.2 * h and inside) \
                 or (BW > 0.92 * w and BH > 0.92 * h and A < 0.45 * BW * BH):   # not a frame around the tile
             continue
         d = math.hypot((X + BW / 2 - w / 2.0) / w, (Y + BH / 2 - h / 2.0) / h)
