@@ -21,7 +21,9 @@ How a square is decided (see docs/vision-read.md):
    confident letters, texture, the letter model's answer, and, when an empty-board reference
    picture is given, the change against it -- says empty / letter tile / blank tile / covered.
 5. Checks on what it says: premium print read as a letter on a square of its kind's colour is
-   empty; a square clipped white by glare is unknown, not empty; a square held between covered
+   empty; a plain square called empty with ink on it and the tiles' colour is a tile; several
+   squares of one premium kind called blanks, all of one colour, are that kind's colour (empty);
+   a square clipped white by glare is unknown, not empty; a square held between covered
    squares is covered too (a hand is one piece).
 
 ``BoardReader`` keeps what a game needs between frames (reference, polarity, orientation,
