@@ -649,3 +649,42 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
     two = set(sorted(dw)[:2])
     rd = _reader_with_square_kinds(kind_of(two)).read(board, orient=False)
     assert all(rd.labels[r][c] == R.BLANK for r, c in two)
+
+
+def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_are_blanks():
+    pink = BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
+                      premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (230, 210, 160)},
+                      text=False, text_ink=(30, 30, 30), star=False, frame=(35, 30, 180))
+    blanks = {(1, 1), (2, 2), (3, 3)}                    # three blank tiles on double-word squares
+    labels = [row if r not in (1, 2, 3) else row[:r] + "?" + row[r + 1:] for r, row in enumerate(LABELS)]
+    img, corners, _ = render_board(labels, pink, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    board = rectify(img, corners, R.CELL)
+    reader = _reader_with_square_kinds(lambda rc: "blank" if rc in blanks or rc == (8, 11) else
+                                       "empty" if labels[rc[0]][rc[1]] == "." else "tile")
+    rd = reader.read(board, orient=False)
+    assert all(rd.labels[r][c] == R.BLANK for r, c in blanks)     # the other double-word squares are pink
+
+
+def test_a_letter_not_read_surely_beside_a_covered_square_is_not_shown():
+    board, _ = board_picture()
+    hand = {(5, 8), (7, 6)}                  # two empty plain squares called covered
+    doubtful = {(5, 7), (9, 11)}             # the R beside one and the M far from both, read less surely
+    reader = R.BoardReader(ENGLISH)
+    order = []
+    real = reader._features
+
+    def features(an, pol, cells):
+        order.extend(cells)
+        return real(an, pol, cells)
+
+    class Squares:
+        def probabilities(self, X, with_reference):
+            kind = [("covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile") for rc in order]
+            return np.array([[0.1, 0.8, 0.05, 0.05] if rc in doubtful else SURE[k] for rc, k in zip(order, kind)])
+
+    reader._features, reader.squares = features, Squares()
+    rd = reader.read(board, orient=False)
+    assert all(R.PLAIN[rc] for rc in hand)
+    assert rd.labels[5][7] == R.COVERED      # it may be partly under the hand
+    assert rd.labels[9][11] == "M"           # as unsure, but nothing hides any of it
+    assert (rd.labels[7][7], rd.labels[6][6]) == ("F", "A")    # beside the hand, read surely

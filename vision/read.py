@@ -333,6 +333,7 @@ REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 _KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
 _KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
 PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
+NEAR_HAND_SURE = 0.8   # confidence under which a letter beside a covered square is not shown
 KIND_BLANKS = 3      # squares of one premium kind read as blanks that are taken for its colour
 TILE_NEAR = 30.0     # Lab distance from the tiles' colour of a square taken for a missed tile
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
@@ -790,10 +791,12 @@ class BoardReader:
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
-        # a "blank tile" touching a covered square may well be part of the hand: do not guess
+        # a "blank tile" touching a covered square may well be part of the hand, and a letter
+        # not read surely beside one may be partly under it (an R that is a B's top): do not guess
         for r in range(GRID):
             for c in range(GRID):
-                if out_labels[r][c] == BLANK and any(
+                lab = out_labels[r][c]
+                if (lab == BLANK or lab not in (EMPTY, COVERED) and conf[r, c] < NEAR_HAND_SURE) and any(
                         0 <= r + dr < GRID and 0 <= c + dc < GRID and kinds[r + dr, c + dc] == "covered"
                         for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
@@ -1018,7 +1021,9 @@ def _kind_taken_for_blanks(face: np.ndarray, labels, guesses, conf: np.ndarray, 
     """Premium squares of one kind read as blank tiles, KIND_BLANKS or more of them with one
     colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
     about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
-    they would not all land on one kind.  They are empty."""
+    they would not all land on one kind.  They are empty -- unless two or more squares of the
+    kind are surely empty and of another colour: then the kind's colour is known, and these
+    are blanks (a rendered board with many blanks has three on one kind)."""
     blank = np.array([[ch == BLANK for ch in row] for row in labels])
     for sel in _KIND_SQUARES.values():
         read = sel & blank
@@ -1028,6 +1033,9 @@ def _kind_taken_for_blanks(face: np.ndarray, labels, guesses, conf: np.ndarray, 
         alike = read & (np.linalg.norm(face - med, axis=2) < PRINT_SAME)
         if alike.sum() < KIND_BLANKS:
             continue
+        empty = sel & (kinds == "empty") & (conf >= 0.9)
+        if empty.sum() >= 2 and np.linalg.norm(np.median(face[empty], axis=0) - med) >= PRINT_SAME:
+            continue                  # the kind's empty squares look otherwise: these are blanks
         for r, c in zip(*np.nonzero(alike)):
             labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
             conf[r, c] = 0.6
