@@ -527,7 +527,8 @@ SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "blan
 
 
 def _reader_with_square_kinds(kind_of) -> R.BoardReader:
-    """A cold reader whose square model says ``kind_of((r, c))`` for each square, surely."""
+    """A cold reader whose square model says ``kind_of((r, c))`` for each square, surely (or,
+    where ``kind_of`` gives four numbers, with those probabilities)."""
     reader = R.BoardReader(ENGLISH)
     order = []
     real = reader._features
@@ -538,7 +539,7 @@ def _reader_with_square_kinds(kind_of) -> R.BoardReader:
 
     class Squares:
         def probabilities(self, X, with_reference):
-            return np.array([SURE[kind_of(rc)] for rc in order])
+            return np.array([SURE[k] if isinstance(k, str) else k for k in map(kind_of, order)])
 
     reader._features = features
     reader.squares = Squares()
@@ -669,20 +670,8 @@ def test_a_letter_not_read_surely_beside_a_covered_square_is_not_shown():
     board, _ = board_picture()
     hand = {(5, 8), (7, 6)}                  # two empty plain squares called covered
     doubtful = {(5, 7), (9, 11)}             # the R beside one and the M far from both, read less surely
-    reader = R.BoardReader(ENGLISH)
-    order = []
-    real = reader._features
-
-    def features(an, pol, cells):
-        order.extend(cells)
-        return real(an, pol, cells)
-
-    class Squares:
-        def probabilities(self, X, with_reference):
-            kind = [("covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile") for rc in order]
-            return np.array([[0.1, 0.8, 0.05, 0.05] if rc in doubtful else SURE[k] for rc, k in zip(order, kind)])
-
-    reader._features, reader.squares = features, Squares()
+    reader = _reader_with_square_kinds(lambda rc: [0.1, 0.8, 0.05, 0.05] if rc in doubtful else
+                                       "covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
     assert all(R.PLAIN[rc] for rc in hand)
     assert rd.labels[5][7] == R.COVERED      # it may be partly under the hand
