@@ -666,14 +666,18 @@ def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_ar
     assert all(rd.labels[r][c] == R.BLANK for r, c in blanks)     # the other double-word squares are pink
 
 
-def test_a_letter_not_read_surely_beside_a_covered_square_is_not_shown():
+def test_a_square_not_read_surely_beside_a_covered_square_is_not_shown():
     board, _ = board_picture()
     hand = {(5, 8), (7, 6)}                  # two empty plain squares called covered
     doubtful = {(5, 7), (9, 11)}             # the R beside one and the M far from both, read less surely
+    unsure_empty = {(4, 8), (12, 10)}        # an empty square beside the hand and one far off, the same
     reader = _reader_with_square_kinds(lambda rc: [0.1, 0.8, 0.05, 0.05] if rc in doubtful else
+                                       [0.7, 0.1, 0.1, 0.1] if rc in unsure_empty else
                                        "covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
-    assert all(R.PLAIN[rc] for rc in hand)
+    assert all(R.PLAIN[rc] for rc in hand | unsure_empty)
     assert rd.labels[5][7] == R.COVERED      # it may be partly under the hand
-    assert rd.labels[9][11] == "M"           # as unsure, but nothing hides any of it
+    assert rd.labels[4][8] == R.COVERED      # so may this one: an arm of the board's colour
+    assert rd.labels[9][11] == "M" and rd.labels[12][10] == R.EMPTY    # as unsure, but nothing hides them
     assert (rd.labels[7][7], rd.labels[6][6]) == ("F", "A")    # beside the hand, read surely
+    assert rd.labels[7][5] == R.EMPTY        # beside the hand, surely empty

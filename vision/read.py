@@ -333,7 +333,7 @@ REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 _KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
 _KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
 PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
-NEAR_HAND_SURE = 0.8   # confidence under which a letter beside a covered square is not shown
+NEAR_HAND_SURE = 0.8   # confidence under which a letter or an empty square beside a covered one is '#'
 KIND_BLANKS = 3      # squares of one premium kind read as blanks that are taken for its colour
 TILE_NEAR = 30.0     # Lab distance from the tiles' colour of a square taken for a missed tile
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
@@ -791,12 +791,13 @@ class BoardReader:
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
-        # a "blank tile" touching a covered square may well be part of the hand, and a letter
-        # not read surely beside one may be partly under it (an R that is a B's top): do not guess
+        # a "blank tile" touching a covered square may well be part of the hand; a letter not
+        # read surely beside one may be partly under it (an R that is a B's top), and an "empty"
+        # not read surely may be under an arm of the board's colour: do not guess
         for r in range(GRID):
             for c in range(GRID):
                 lab = out_labels[r][c]
-                if (lab == BLANK or lab not in (EMPTY, COVERED) and conf[r, c] < NEAR_HAND_SURE) and any(
+                if (lab == BLANK or lab != COVERED and conf[r, c] < NEAR_HAND_SURE) and any(
                         0 <= r + dr < GRID and 0 <= c + dc < GRID and kinds[r + dr, c + dc] == "covered"
                         for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
