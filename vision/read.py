@@ -333,10 +333,10 @@ REF_FEATURES = ["dR", "dR_L", "gdiff", "ncc", "peak_ref", "ring_dR"]
 _KIND_SQUARES = {k: np.array([[ch == k for ch in row] for row in PREMIUM_LAYOUT], bool) for k in "TDtd"}
 _KIND_SQUARES["D"][7, 7] = False            # the centre star: the first move's square, always read
 PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like the rest of its kind"
-NEAR_HAND_SURE = 0.8   # confidence under which a letter or an empty square beside a covered one is '#'
-KIND_BLANKS = 3      # squares of one premium kind read as blanks that are taken for its colour
-TILE_NEAR = 30.0     # Lab distance from the tiles' colour of a square taken for a missed tile
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
+TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
+KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
+NEAR_HAND_SURE = 0.8  # confidence under which a letter or an empty square beside a covered one is '#'
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
