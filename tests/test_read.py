@@ -611,12 +611,20 @@ def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_no
     assert R.PREMIUM_LAYOUT[2][6] == "d" and rd.labels[2][6] == "I"
 
 
+def _plain_board(square, double_word) -> BoardStyle:
+    """A board without print: its plain squares' and double-word squares' colours as given."""
+    return BoardStyle(square=square, line=(240, 245, 245), line_w=0.05,
+                      premium={"T": (55, 55, 215), "D": double_word, "t": (200, 130, 40), "d": (230, 210, 160)},
+                      text=False, text_ink=(30, 30, 30), star=False, frame=(35, 30, 180))
+
+
+def _picture_on(style: BoardStyle, labels=LABELS) -> np.ndarray:
+    img, corners, _ = render_board(labels, style, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    return rectify(img, corners, R.CELL)
+
+
 def test_a_tile_the_square_model_calls_empty_is_a_tile_when_it_has_the_tiles_colour_not_the_boards():
-    green = BoardStyle(square=(60, 110, 40), line=(200, 210, 200), line_w=0.05,
-                       premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (230, 210, 160)},
-                       text=False, text_ink=(30, 30, 30), star=True, frame=(30, 60, 20))
-    img, corners, _ = render_board(LABELS, green, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
-    board = rectify(img, corners, R.CELL)
+    board = _picture_on(_plain_board(square=(60, 110, 40), double_word=(175, 170, 240)))     # green
     missed = {(9, 3), (6, 10)}                       # an E and an O on plain squares, taken for empty
     assert all(R.PLAIN[rc] for rc in missed)
     reader = _reader_with_square_kinds(lambda rc: "empty" if rc in missed or LABELS[rc[0]][rc[1]] == "." else "tile")
@@ -632,11 +640,8 @@ def test_a_tile_the_square_model_calls_empty_is_a_tile_when_it_has_the_tiles_col
 
 
 def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_blanks():
-    tan = BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
-                     premium={"T": (55, 55, 215), "D": (150, 200, 225), "t": (200, 130, 40), "d": (230, 210, 160)},
-                     text=False, text_ink=(30, 30, 30), star=False, frame=(35, 30, 180))
-    img, corners, _ = render_board(LABELS, tan, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
-    board = rectify(img, corners, R.CELL)
+    # double-word squares of about the tiles' colour, printed with nothing
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(150, 200, 225)))
     dw = {(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
     assert len(dw) >= R.KIND_BLANKS
 
@@ -653,13 +658,9 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
 
 
 def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_are_blanks():
-    pink = BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
-                      premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (230, 210, 160)},
-                      text=False, text_ink=(30, 30, 30), star=False, frame=(35, 30, 180))
     blanks = {(1, 1), (2, 2), (3, 3)}                    # three blank tiles on double-word squares
     labels = [row if r not in (1, 2, 3) else row[:r] + "?" + row[r + 1:] for r, row in enumerate(LABELS)]
-    img, corners, _ = render_board(labels, pink, maple(), np.random.default_rng(0), cell=40, placement_jitter=0.03)
-    board = rectify(img, corners, R.CELL)
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(175, 170, 240)), labels)     # pink
     reader = _reader_with_square_kinds(lambda rc: "blank" if rc in blanks or rc == (8, 11) else
                                        "empty" if labels[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
