@@ -780,10 +780,11 @@ class BoardReader:
             fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
-            if (fresh & (kinds == "empty")).any():
-                self._tile_is_not_empty(an.face_lab(pol), fresh, best, out_labels, out_guess, conf, kinds)
+            inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
+            if inked_empty:
+                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
         if cells:
-            _kind_taken_for_blanks(an.face_lab(pol), out_labels, out_guess, conf, kinds)
+            _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
         if ref is None:
             for r, c in zip(*np.nonzero(_glared(an))):
                 if out_labels[r][c] in (EMPTY, BLANK):
@@ -826,11 +827,12 @@ class BoardReader:
                     labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
                     conf[r, c] = 0.9
 
-    def _tile_is_not_empty(self, face: np.ndarray, fresh: np.ndarray, best: dict, labels, guesses,
+    def _tile_is_not_empty(self, face: np.ndarray, inked_empty: list, best: dict, labels, guesses,
                            conf: np.ndarray, kinds: np.ndarray) -> None:
-        """Cold, the print rule turned round: a plain square read "empty" that has ink on it and
-        the tiles' colour -- at least twice as near it as the sure-empty plain squares' colour,
-        where those are at least PRINT_APART from the tiles' -- is a tile the square model missed
+        """Cold, the print rule turned round: a plain square read "empty" this frame that has ink
+        on it (``inked_empty``) and the tiles' colour -- at least twice as near it as the
+        sure-empty plain squares' colour, where those are at least PRINT_APART from the tiles'
+        -- is a tile the square model missed
         (a shifted tile, a strong colour cast).  Its letter is shown when surely read; otherwise,
         within TILE_NEAR of the tiles' colour, the square is unknown ('#').  Premium squares are
         left alone: their print and light colours made as many empty squares look like tiles
@@ -842,10 +844,10 @@ class BoardReader:
         med = np.median(face[empty], axis=0)
         if np.linalg.norm(med - tile) < PRINT_APART:
             return
-        for r, c in zip(*np.nonzero(PLAIN & fresh & (kinds == "empty"))):
+        for r, c in inked_empty:
             near = np.linalg.norm(face[r, c] - tile)
-            letter, pl = best.get((r, c), ("", 0.0))
-            if not letter or 2 * near >= np.linalg.norm(face[r, c] - med):
+            letter, pl = best[(r, c)]
+            if 2 * near >= np.linalg.norm(face[r, c] - med):
                 continue
             if self._sure(pl, self._second.get((r, c), 1.0)):
                 labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = letter, letter, "tile", pl
@@ -1018,18 +1020,20 @@ class BoardReader:
             second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
 
 
-def _kind_taken_for_blanks(face: np.ndarray, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
+def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
     """Premium squares of one kind read as blank tiles, KIND_BLANKS or more of them with one
     colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
     about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
     they would not all land on one kind.  They are empty -- unless two or more squares of the
     kind are surely empty and of another colour: then the kind's colour is known, and these
-    are blanks (a rendered board with many blanks has three on one kind)."""
+    are blanks (a rendered board with many blanks has three on one kind).  ``face_of()`` gives
+    the face colours, made only when a kind has that many blanks (not on most re-reads)."""
     blank = np.array([[ch == BLANK for ch in row] for row in labels])
     for sel in _KIND_SQUARES.values():
         read = sel & blank
         if read.sum() < KIND_BLANKS:
             continue
+        face = face_of()
         med = np.median(face[read], axis=0)
         alike = read & (np.linalg.norm(face - med, axis=2) < PRINT_SAME)
         if alike.sum() < KIND_BLANKS:
