@@ -122,6 +122,36 @@ def test_orientation_picks_the_upright_turn(pictures):
         assert len(wrong_squares(LABELS, rd.labels)) <= 2
 
 
+def test_a_squares_ink_is_cut_from_the_whole_boards_and_matches_its_own_in_the_middle(pictures):
+    """One black-hat over the whole board instead of one per crop: inside the crop, a disc's
+    width and more from its sides, the ink is the same as the crop's own."""
+    from vision import letters as L
+    board, _ = pictures
+    an = R.Analysis(board)
+    k = L.disc_size(an.s)
+    for pol in (1, -1):
+        for r, c in ((2, 4), (7, 7), (9, 2), (0, 0), (14, 14)):
+            own = L.ink_image(an.crop_gray(r, c), pol, k)
+            cut = an.ink_crop(pol, r, c)
+            assert cut.shape == own.shape
+            assert np.array_equal(cut[k:-k, k:-k], own[k:-k, k:-k])
+    # the glyph of a square is the one its cut of the board's ink gives
+    g = an.glyph(1, 2, 4)
+    again = L.glyph_from_ink(an.ink_crop(1, 2, 4), board=True)
+    assert np.array_equal(g.image, again.image)
+
+
+def test_a_turned_board_keeps_the_ink_its_glyphs_were_cut_from(pictures):
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    turned = np.ascontiguousarray(np.rot90(board, 1))
+    reader.polarity = 1
+    an = R.Analysis(turned)
+    an.glyph(1, 7, 7)
+    back = reader._turned_analysis(turned, an, 3)
+    assert np.array_equal(back.ink_crop(1, 7, 7), np.rot90(an.ink_crop(1, 7, 7), 3))
+
+
 def test_stabiliser_needs_agreement_over_frames(pictures):
     board, empty = pictures
     reader = R.BoardReader(ENGLISH, reference=empty)
