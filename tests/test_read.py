@@ -552,6 +552,17 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
     assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
 
 
+
+def test_a_blank_beside_a_glare_spot_is_unknown_and_a_blank_further_off_is_a_blank():
+    board = R.as_board(board_picture(EMPTY, seed=1)[0]).copy()
+    c = R.CELL
+    board[11 * c:12 * c, 3 * c:4 * c] = 255           # (11, 3) clipped white
+    halo, away = (11, 4), (4, 10)                      # the square model calls both blank tiles
+    rd = _reader_with_square_kinds(lambda rc: "blank" if rc in (halo, away) else "empty").read(board, orient=False)
+    assert rd.labels[11][3] == R.COVERED
+    assert rd.labels[11][4] == R.COVERED and rd.guesses[11][4] == R.BLANK     # asked, not shown
+    assert rd.labels[4][10] == R.BLANK
+
 SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "blank": [0.03, 0.04, 0.9, 0.03],
         "covered": [0.03, 0.03, 0.04, 0.9]}
 

@@ -798,8 +798,14 @@ class BoardReader:
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
         if ref is None:
-            for r, c in zip(*np.nonzero(_glared(an))):
+            glared = _glared(an)
+            for r, c in zip(*np.nonzero(glared)):
                 if out_labels[r][c] in (EMPTY, BLANK):
+                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+            # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
+            # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
+            for r, c in zip(*np.nonzero(_beside(glared))):
+                if out_labels[r][c] == BLANK:
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
@@ -1059,6 +1065,12 @@ def _glared(an: Analysis) -> np.ndarray:
     more), unless so many are that the board itself is white (more than GLARE_SPOT of it)."""
     clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
     return clipped if clipped.mean() <= GLARE_SPOT else np.zeros_like(clipped)
+
+
+def _beside(mask: np.ndarray) -> np.ndarray:
+    """(15, 15): squares not in ``mask`` with one of their four neighbours in it."""
+    m = np.pad(mask, 1)
+    return (m[:-2, 1:-1] | m[2:, 1:-1] | m[1:-1, :-2] | m[1:-1, 2:]) & ~mask
 
 
 def _between_covered(kinds: np.ndarray) -> np.ndarray:
