@@ -652,6 +652,25 @@ def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_no
     assert R.PREMIUM_LAYOUT[2][6] == "d" and rd.labels[2][6] == "I"
 
 
+def test_a_tile_on_a_premium_square_lit_like_its_neighbours_stays_a_tile_though_it_looks_like_the_print(monkeypatch):
+    monkeypatch.setattr(R, "_print_candidates", lambda face: np.zeros((15, 15), bool))
+    labels = ["." * 15] * 15
+    labels[2], labels[3], labels[4] = "....TILT.......", "......I........", "......T........"
+    labels[9], labels[11], labels[12] = "..KEYPAD...M...", "....WAX.BOX....", "...........Q..."
+    assert R.PREMIUM_LAYOUT[2][6] == "d" and labels[2][6] == "L"
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(175, 170, 240)), labels)
+    # a lamp over the top left turns the maple tiles there nearly the double-letter squares' blue
+    c = R.CELL
+    lit = board.astype(np.float32)
+    lit[1 * c:6 * c, 3 * c:10 * c] *= np.array([1.36, 1.0, 0.74], np.float32)
+    lit = np.clip(lit, 0, 255).astype(np.uint8)
+    surely = [0.01, 0.97, 0.01, 0.01]
+    rd = _reader_with_square_kinds(lambda rc: surely if labels[rc[0]][rc[1]] != "." else "empty").read(lit, orient=False)
+    # the L is nearer the lit tiles around it than the squares' print colour: still a tile
+    assert rd.labels[2][6] == "L"
+    assert rd.labels[2][4:8] == "TILT" and rd.labels[9] == labels[9]
+
+
 def _plain_board(square, double_word) -> BoardStyle:
     """A board without print: its plain squares' and double-word squares' colours as given."""
     return BoardStyle(square=square, line=(240, 245, 245), line_w=0.05,

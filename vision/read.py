@@ -831,8 +831,12 @@ class BoardReader:
         its kind (within PRINT_SAME of their median), where that colour is at least PRINT_APART
         from the tiles' colour, is the square's print read as a letter: it is empty.  A tile
         there shows its own face, the tiles' colour.  (The print rule of :func:`_printed_only`
-        needs most squares of the kind alike; this one needs only two sure empty ones.)"""
+        needs most squares of the kind alike; this one needs only two sure empty ones.)  Light
+        varies over a board (glare, a lamp to one side): a square whose face is at least as near
+        the faces of the sure tiles around it (:func:`_tiles_around`) as its kind's colour stays
+        a tile."""
         tile = np.asarray(self.tile_lab)
+        sure_tiles = None
         for sel in _KIND_SQUARES.values():
             empty = sel & (kinds == "empty") & (conf >= 0.9)
             if empty.sum() < 2:
@@ -841,9 +845,17 @@ class BoardReader:
             if np.linalg.norm(med - tile) < PRINT_APART:
                 continue
             for r, c in zip(*np.nonzero(sel & fresh & np.isin(kinds, ("tile", "unsure")))):
-                if np.linalg.norm(face[r, c] - med) < PRINT_SAME:
-                    labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
-                    conf[r, c] = 0.9
+                d = np.linalg.norm(face[r, c] - med)
+                if d >= PRINT_SAME:
+                    continue
+                if sure_tiles is None:
+                    read = np.array([list(row) for row in labels])
+                    sure_tiles = (kinds == "tile") & (conf >= 0.9) & ~np.isin(read, (EMPTY, BLANK, COVERED))
+                around = _tiles_around(sure_tiles, r, c)
+                if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
+                    continue
+                labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
+                conf[r, c] = 0.9
 
     def _tile_is_not_empty(self, face: np.ndarray, inked_empty: list, best: dict, labels, guesses,
                            conf: np.ndarray, kinds: np.ndarray) -> None:
@@ -1032,6 +1044,12 @@ class BoardReader:
             j = int(np.argmax(p[:-2]))
             best[rc] = (classes[j], float(p[j]))
             second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+
+
+def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int = 4) -> list[tuple[int, int]]:
+    """Up to ``most`` squares of ``tiles`` nearest (r, c), at most ``reach`` steps away (not (r, c))."""
+    near = [(abs(i - r) + abs(j - c), i, j) for i, j in zip(*np.nonzero(tiles)) if (i, j) != (r, c)]
+    return [(i, j) for d, i, j in sorted(near) if d <= reach][:most]
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
