@@ -151,6 +151,19 @@ def test_the_letter_of_a_tile_sitting_low_in_its_square_is_found_though_its_foot
     assert g is not None and g.centre[1] > 0.6 and g.aspect < 1.0     # the L, low in the crop
 
 
+def test_the_components_that_scored_next_give_the_other_glyphs_in_order():
+    # a dark blob in the middle outscores the T beside it; the T is the first of the others
+    crop = np.full((50, 50), 215, np.uint8)
+    cv2.fillPoly(crop, [np.array([[10, 12], [27, 10], [25, 35], [12, 39]])], 30)
+    cv2.putText(crop, "T", (30, 33), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 20, 2, cv2.LINE_AA)
+    ink = L.ink_image(crop, 1, L.disc_size(50))
+    kept = L.glyph_from_ink(ink)
+    others = L.other_glyphs(ink, most=2)
+    assert kept.centre[0] < 0.5                        # the blob
+    assert len(others) == 1 and others[0].centre[0] > 0.6 and others[0].aspect < 1.2     # the T
+    assert L.other_glyphs(L.ink_image(np.full((50, 50), 215, np.uint8), 1, L.disc_size(50))) == []
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

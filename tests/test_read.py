@@ -671,6 +671,30 @@ def test_a_tile_on_a_premium_square_lit_like_its_neighbours_stays_a_tile_though_
     assert rd.labels[2][4:8] == "TILT" and rd.labels[9] == labels[9]
 
 
+def _ink_blob_beside_a_t(picture, r, c, colour) -> None:
+    """Square (r, c) painted ``colour`` with a dark blob in its middle (what a shifted tile's gap
+    and shadow make) and a small T to its right, apart from it."""
+    cell = np.empty((R.CELL, R.CELL, 3), np.uint8)
+    cell[:] = colour
+    cv2.fillPoly(cell, [np.array([[6, 8], [22, 6], [20, 30], [8, 34]])], (40, 40, 40))
+    cv2.putText(cell, "T", (25, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2, cv2.LINE_AA)
+    picture[r * R.CELL:(r + 1) * R.CELL, c * R.CELL:(c + 1) * R.CELL] = cell
+
+
+def test_a_letter_beside_ink_that_outscored_it_is_read_on_a_square_of_the_tiles_colour():
+    board = R.as_board(board_picture()[0]).copy()
+    c = R.CELL
+    tile_face = np.median(board[9 * c:10 * c, 2 * c:3 * c].reshape(-1, 3), axis=0)     # the K's tile
+    board_face = np.median(board[12 * c:13 * c, 4 * c:5 * c].reshape(-1, 3), axis=0)  # an empty square
+    assert R.PLAIN[12, 4] and LABELS[12][4] == "."
+    _ink_blob_beside_a_t(board, 9, 2, tile_face)
+    _ink_blob_beside_a_t(board, 12, 4, board_face)
+    tiles = {(9, 2), (12, 4)} | {(r, k) for r in range(15) for k in range(15) if LABELS[r][k] not in ".?"}
+    rd = _reader_with_square_kinds(lambda rc: "tile" if rc in tiles else "empty").read(board, orient=False)
+    assert rd.labels[9][2] == "T"              # the blob reads as no letter; the T beside it does
+    assert rd.labels[12][4] == R.COVERED       # not the tiles' colour: the blob is not looked past
+
+
 def _plain_board(square, double_word) -> BoardStyle:
     """A board without print: its plain squares' and double-word squares' colours as given."""
     return BoardStyle(square=square, line=(240, 245, 245), line_w=0.05,

@@ -191,6 +191,25 @@ def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = Tr
     return _glyph_from_mask(mask, contrast)
 
 
+def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True, most: int = 2) -> list[Glyph]:
+    """The glyphs built around the components that scored next after the letter's (ranks 1 to
+    ``most``), from the same ink as :func:`glyph_from_ink`: when a tile sits off its square, its
+    edge (and the point value on it) can outscore the letter, which is then one of these."""
+    mask, contrast = ink_mask(ink, min_contrast)
+    if mask is None:
+        return []
+    if board:
+        mask = _drop_edge_lines(mask)
+    out = []
+    for rank in range(1, most + 1):
+        found = _letter_parts(mask, rank)
+        if found is None:
+            break
+        labels, comps, keep, _ = found
+        out.append(_normalise(labels, comps, keep, mask.shape, contrast))
+    return out
+
+
 def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True) -> list[Glyph]:
     """The letter cut again from an ink-strength crop at other thresholds (fractions of the
     strongest ink, :data:`THRESHOLD_AT` being the usual one): thinner and bolder versions of the
@@ -257,11 +276,12 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
     return _normalise(labels, comps, keep, mask.shape, contrast)
 
 
-def _letter_parts(mask: np.ndarray):
+def _letter_parts(mask: np.ndarray, rank: int = 0):
     """(labels, component stats as lists, the letter's components, in-middle counts), or None.
 
     The letter is the largest central component, plus accents above it and the pieces of a
-    broken letter (:func:`_pieces`)."""
+    broken letter (:func:`_pieces`).  ``rank`` 1, 2, ...: built around the component that
+    scored next instead (see :func:`other_glyphs`); None when there is no such component."""
     h, w = mask.shape
     hull = _face_hull(mask)
     if hull is not None:
@@ -280,7 +300,7 @@ def _letter_parts(mask: np.ndarray):
     comps = stats.tolist()
     side = min(h, w)
     thin = [False] * n
-    best, best_score = 0, 0.0
+    scores = []
     for i in range(1, n):
         X, Y, BW, BH, A = comps[i]
         thin[i] = min(BW, BH) < 0.1 * side and max(BW, BH) > 0.6 * side and BH < 0.5 * h
@@ -295,10 +315,12 @@ def _letter_parts(mask: np.ndarray):
         # edge with the point value on it), is a letter only when nothing else is
         flat = BW > FLAT_WIDE * w and BH < FLAT_LOW * h
         score = in_count[i] * max(0.05, 1.0 - 1.8 * d) * (0.3 if thin[i] or flat else 1.0)
-        if score > best_score:
-            best, best_score = i, score
-    if best_score <= 0:
+        if score > 0:
+            scores.append((score, -i))
+    if len(scores) <= rank:
         return None
+    # the highest score, the first component on a tie (as a running maximum would keep)
+    best = -sorted(scores, reverse=True)[rank][1] if rank else -max(scores)[1]
     x, y, bw, bh, _ = comps[best]
     keep = [best]
     # accents: above the letter (or over its top third), horizontally inside it

@@ -492,6 +492,9 @@ SECOND_LOOK = (0.15, 0.2, 0.31, 0.4)
 # ... for ink the letter model gives at least this to letters (not print, not the star): at 0.3
 # twice the squares were looked at again (~2 ms more a first frame) for 2 more tiles in 1,637
 SECOND_LOOK_LETTER = 0.5
+# Ink the letter model gives OTHER_NONE or more to "no letter", with a peak of OTHER_PEAK or more,
+# is cut again around the next OTHER_RANKS components; one read as a letter with OTHER_SURE wins
+OTHER_NONE, OTHER_PEAK, OTHER_RANKS, OTHER_SURE = 0.5, 60.0, 2, 0.8
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
@@ -968,6 +971,17 @@ class BoardReader:
             T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
             self.tile_lab = T if self.tile_lab is None else 0.7 * self.tile_lab + 0.3 * T
         T = self.tile_lab
+        # strong ink the model calls no letter on a square of the tiles' colour: a tile sitting
+        # off its square, whose edge outscored its letter?  (before the features, which describe
+        # the glyph kept)
+        if T is not None:
+            odd = [rc for rc, p in probs.items() if p[-1] >= OTHER_NONE and peak[rc] >= OTHER_PEAK
+                   and np.linalg.norm(face[rc] - T) < TILE_NEAR]
+            for rc in self._other_components(an, pol, odd, probs, gmap) if odd else ():
+                p = probs[rc]
+                j = int(np.argmax(p[:-2]))
+                best[rc] = (classes[j], float(p[j]))
+                second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
         # ring (square border) vs middle; board-context colour numbers
         ring = an.ring_lab
         sym = _symmetry_match(face)
@@ -1020,6 +1034,27 @@ class BoardReader:
             self._second_look(an, pol, doubtful, probs, best, second)
         self._second = second
         return X, probs, best
+
+    def _other_components(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
+        """For ``cells``, glyphs built around the ink components that scored next after the one
+        kept (:func:`letters.other_glyphs`); one the model reads as a letter with OTHER_SURE or
+        more replaces the square's glyph and probabilities.  Returns the squares changed."""
+        glyphs, owner = [], []
+        for rc in cells:
+            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=OTHER_RANKS):
+                glyphs.append(g)
+                owner.append(rc)
+        if not glyphs:
+            return []
+        P, _ = self._classify(glyphs, True)
+        changed = []
+        for g, rc, p in zip(glyphs, owner, P):
+            if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
+                probs[rc], gmap[rc] = p, g
+                an.glyphs[pol][rc] = g               # the value window and later reads use it
+                an.logits[pol].pop(rc, None)
+                changed.append(rc)
+        return changed
 
     def _second_look(self, an: Analysis, pol: int, cells, probs: dict, best: dict, second: dict) -> None:
         """The letters of ``cells`` cut again at the SECOND_LOOK ink thresholds and read again;
