@@ -852,8 +852,8 @@ class BoardReader:
                 if d >= PRINT_SAME:
                     continue
                 if sure_tiles is None:
-                    read = np.array([list(row) for row in labels])
-                    sure_tiles = (kinds == "tile") & (conf >= 0.9) & ~np.isin(read, (EMPTY, BLANK, COVERED))
+                    shown = np.array([list(row) for row in labels])
+                    sure_tiles = (kinds == "tile") & (conf >= 0.9) & ~np.isin(shown, (EMPTY, BLANK, COVERED))
                 around = _tiles_around(sure_tiles, r, c)
                 if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
                     continue
