@@ -141,6 +141,27 @@ def test_a_squares_ink_is_cut_from_the_whole_boards_and_matches_its_own_in_the_m
     assert np.array_equal(g.image, again.image)
 
 
+def test_ink_reaching_a_crops_side_is_cut_from_the_crops_own_ink_as_in_training(pictures):
+    from vision import letters as L
+    board = R.as_board(pictures[0]).copy()
+    c = R.CELL
+    # a dark corner (a tile outline's, a shadow's) running out of square (12, 4) into its neighbours
+    cv2.line(board, (4 * c + 20, 12 * c - 12), (4 * c + 20, 12 * c + 25), (40, 40, 40), 3)
+    cv2.line(board, (4 * c + 20, 12 * c + 25), (4 * c + 34, 12 * c + 25), (40, 40, 40), 3)
+    an = R.Analysis(board)
+    whole = L.glyph_from_ink(an.ink_crop(1, 12, 4), board=True)
+    assert R._touches_side(whole, an.s)          # from the board-wide ink the corner runs out of the crop
+    g = an.glyph(1, 12, 4)
+    own = L.ink_image(an.crop_gray(12, 4), 1, L.disc_size(an.s))
+    assert np.array_equal(an.ink_crop(1, 12, 4), own)
+    assert np.array_equal(g.image, L.glyph_from_ink(own, board=True).image)
+    assert not R._touches_side(g, an.s) and g.height < whole.height
+    # a letter in the middle of its square is cut from the board-wide ink
+    k = an.glyph(1, 9, 2)
+    assert not R._touches_side(k, an.s)
+    assert not np.array_equal(an.ink_crop(1, 9, 2), L.ink_image(an.crop_gray(9, 2), 1, L.disc_size(an.s)))
+
+
 def test_a_turned_board_keeps_the_ink_its_glyphs_were_cut_from(pictures):
     board, _ = pictures
     reader = R.BoardReader(ENGLISH)

@@ -250,6 +250,7 @@ class Analysis:
         self._peak: dict[int, np.ndarray] = {}
         self._face: dict[int, np.ndarray] = {}
         self._ink: dict[int, np.ndarray] = {}          # whole-board ink (padded like crop_gray)
+        self._own_ink: dict[tuple[int, int, int], np.ndarray] = {}   # (polarity, r, c): a crop's own
         self.glyphs: dict[int, dict[tuple[int, int], L.Glyph | None]] = {1: {}, -1: {}}
         self.logits: dict[int, dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {1: {}, -1: {}}
         self.sharpness = float(cv2.Laplacian(self.half, cv2.CV_32F).var())
@@ -272,7 +273,11 @@ class Analysis:
 
     def ink_crop(self, polarity: int, r: int, c: int) -> np.ndarray:
         """The ink strength (:func:`letters.ink_image`) over the crop :meth:`crop_gray` cuts, from
-        one top/black-hat of the whole padded picture with the disc a crop would use."""
+        one top/black-hat of the whole padded picture with the disc a crop would use (or the
+        crop's own, where :meth:`glyph` needed it)."""
+        own = self._own_ink.get((polarity, r, c))
+        if own is not None:
+            return own
         if polarity not in self._ink:
             self.crop_gray(0, 0)                       # makes the padded picture
             self._ink[polarity] = L.ink_image(self._pad, polarity, L.disc_size(self.s))
@@ -284,7 +289,16 @@ class Analysis:
             if self.peak(polarity)[r, c] < PEAK_MIN:
                 d[(r, c)] = None
             else:
-                d[(r, c)] = L.glyph_from_ink(self.ink_crop(polarity, r, c), min_contrast, board=True)
+                g = L.glyph_from_ink(self.ink_crop(polarity, r, c), min_contrast, board=True)
+                if g is not None and _touches_side(g, self.s):
+                    # ink reaching the crop's side: the board-wide ink there holds the neighbours'
+                    # edges too (a tile outline's corner cut as a J or an L); the crop's own ink,
+                    # as the training made it, does not see past the side
+                    gray = self.crop_gray(r, c)
+                    own = L.ink_image(gray, polarity, L.disc_size(min(gray.shape)))
+                    self._own_ink[(polarity, r, c)] = own
+                    g = L.glyph_from_ink(own, min_contrast, board=True)
+                d[(r, c)] = g
         return d[(r, c)]
 
     def face_lab(self, polarity: int) -> np.ndarray:
@@ -297,6 +311,14 @@ class Analysis:
             w = sel.astype(np.float32)[..., None]
             self._face[polarity] = (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
         return self._face[polarity]
+
+
+def _touches_side(g: L.Glyph, side: int) -> bool:
+    """Whether the glyph's box reaches the edge of its ``side`` x ``side`` crop (within a pixel)."""
+    gh = g.height * side
+    gw = g.aspect * gh
+    x0, y0 = g.centre[0] * side - gw / 2, g.centre[1] * side - gh / 2
+    return x0 < 1 or y0 < 1 or x0 + gw > side - 1 or y0 + gh > side - 1
 
 
 PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
@@ -672,6 +694,9 @@ class BoardReader:
         pol = self.polarity
         if pol in an._ink:        # the ink the glyphs were cut from, turned with them
             turned._ink[pol] = np.ascontiguousarray(np.rot90(an._ink[pol], k))
+        for (p, r, c), own in an._own_ink.items():
+            if p == pol:
+                turned._own_ink[(p,) + _rot_pos((r, c), k)] = np.ascontiguousarray(np.rot90(own, k))
         for rc, g in an.glyphs[pol].items():
             if g is not None:      # a letter lying on its side may have given no glyph: look again
                 turned.glyphs[pol][_rot_pos(rc, k)] = _rot_glyph(g, k)
