@@ -863,14 +863,10 @@ class BoardReader:
         varies over a board (glare, a lamp to one side): a square whose face is at least as near
         the faces of the sure tiles around it (:func:`_tiles_around`) as its kind's colour stays
         a tile."""
-        tile = np.asarray(self.tile_lab)
         sure_tiles = None
         for sel in _KIND_SQUARES.values():
-            empty = sel & (kinds == "empty") & (conf >= 0.9)
-            if empty.sum() < 2:
-                continue
-            med = np.median(face[empty], axis=0)
-            if np.linalg.norm(med - tile) < PRINT_APART:
+            med = self._empty_colour_apart(face, sel, kinds, conf)
+            if med is None:
                 continue
             for r, c in zip(*np.nonzero(sel & fresh & np.isin(kinds, ("tile", "unsure")))):
                 d = np.linalg.norm(face[r, c] - med)
@@ -885,6 +881,17 @@ class BoardReader:
                 labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
                 conf[r, c] = 0.9
 
+    def _empty_colour_apart(self, face: np.ndarray, sel: np.ndarray, kinds: np.ndarray,
+                            conf: np.ndarray) -> np.ndarray | None:
+        """The median face colour of the squares of ``sel`` surely read empty (two at least),
+        when it is PRINT_APART or more from the tiles' colour; else None (too few, or too like
+        the tiles for colour to tell a tile from an empty square there)."""
+        empty = sel & (kinds == "empty") & (conf >= 0.9)
+        if empty.sum() < 2:
+            return None
+        med = np.median(face[empty], axis=0)
+        return None if np.linalg.norm(med - np.asarray(self.tile_lab)) < PRINT_APART else med
+
     def _tile_is_not_empty(self, face: np.ndarray, inked_empty: list, best: dict, labels, guesses,
                            conf: np.ndarray, kinds: np.ndarray) -> None:
         """Cold, the print rule turned round: a plain square read "empty" this frame that has ink
@@ -896,11 +903,8 @@ class BoardReader:
         left alone: their print and light colours made as many empty squares look like tiles
         as it found tiles on them (tuning boards: 3 tiles, 9 empty squares)."""
         tile = np.asarray(self.tile_lab)
-        empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
-        if empty.sum() < 2:
-            return
-        med = np.median(face[empty], axis=0)
-        if np.linalg.norm(med - tile) < PRINT_APART:
+        med = self._empty_colour_apart(face, PLAIN, kinds, conf)
+        if med is None:
             return
         for r, c in inked_empty:
             near = np.linalg.norm(face[r, c] - tile)
