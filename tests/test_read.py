@@ -787,3 +787,53 @@ def test_a_square_not_read_surely_beside_a_covered_square_is_not_shown():
     assert rd.labels[9][11] == "M" and rd.labels[12][10] == R.EMPTY    # as unsure, but nothing hides them
     assert (rd.labels[7][7], rd.labels[6][6]) == ("F", "A")    # beside the hand, read surely
     assert rd.labels[7][5] == R.EMPTY        # beside the hand, surely empty
+
+
+def test_a_blank_in_a_soft_glare_spot_is_unknown_and_an_evenly_lit_blank_is_a_blank():
+    board = R.as_board(board_picture(EMPTY, seed=1)[0]).astype(np.float32)
+    c = R.CELL
+    yy, xx = np.mgrid[0:board.shape[0], 0:board.shape[1]].astype(np.float32)
+    spot = np.exp(-(((xx - 3.5 * c) / c) ** 2 + ((yy - 11.5 * c) / c) ** 2) / 2)   # centred on (11, 3)
+    board = np.clip(board + 70 * spot[..., None], 0, 255).astype(np.uint8)
+    assert not R._glared(R.Analysis(board)).any()         # too soft to clip anything
+    halo, away = (11, 4), (4, 10)                          # the square model calls both blank tiles
+    rd = _reader_with_square_kinds(lambda rc: "blank" if rc in (halo, away) else "empty").read(board, orient=False)
+    assert rd.labels[11][4] == R.COVERED and rd.guesses[11][4] == R.BLANK     # asked, not shown
+    assert rd.labels[4][10] == R.BLANK
+
+
+def test_the_centre_star_taken_for_a_blank_tile_is_empty_and_a_blank_on_the_centre_is_a_blank():
+    centre = (7, 7)
+    star_board, _ = board_picture(EMPTY, seed=1)
+    rd = _reader_with_square_kinds(lambda rc: "blank" if rc == centre else "empty").read(star_board, orient=False)
+    assert rd.labels[7][7] == R.EMPTY
+    with_blank = [row[:7] + "?" + row[8:] if r == 7 else row for r, row in enumerate(EMPTY)]
+    blank_board, _ = board_picture(with_blank, seed=1)
+    rd = _reader_with_square_kinds(lambda rc: "blank" if rc == centre else "empty").read(blank_board, orient=False)
+    assert rd.labels[7][7] == R.BLANK
+
+
+def _two_letter_print_board() -> np.ndarray:
+    """Premium squares printed "2L", "3W", ... in dark ink, the double-letter squares about the
+    tiles' colour (so colour cannot tell a tile there from the print)."""
+    style = BoardStyle(square=(60, 110, 40), line=(240, 245, 245), line_w=0.05,
+                       premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40), "d": (165, 205, 228)},
+                       text=True, text_ink=(30, 30, 30), star=True, frame=(35, 30, 180),
+                       texts={"T": "3W", "D": "2W", "t": "3L", "d": "2L"})
+    return _picture_on(style)
+
+
+def test_print_read_as_a_letter_is_the_print_of_its_kind_and_a_tile_on_a_premium_square_is_not():
+    board = _two_letter_print_board()
+    labels = [list(row) for row in LABELS]
+    guesses = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    taken = (0, 3)                                   # a double-letter square: its "2L" read as a Z, not sure
+    assert R._KIND_SQUARES["d"][taken] and LABELS[0][3] == "."
+    labels[0][3], guesses[0][3], kinds[0, 3], conf[0, 3] = R.COVERED, "Z", "unsure", 0.6
+    tile_on_print = (2, 6)                           # an I on another double-letter square
+    assert R._KIND_SQUARES["d"][tile_on_print] and LABELS[2][6] == "I"
+    fresh = np.ones((15, 15), bool)
+    found = R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, guesses, conf, kinds)   # dark ink
+    assert found == [taken]

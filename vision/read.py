@@ -368,6 +368,12 @@ PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like t
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
 TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
 KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
+PRINT_MATCH = 0.88    # normalised match with an empty square of its kind over which a "letter" is that print
+PRINT_MATES = 6       # ... against at most this many of them
+PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
+PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
+HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
+HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter or an empty square beside a covered one is '#'
 
 
@@ -825,6 +831,15 @@ class BoardReader:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
+        if cells:
+            fresh_cells = np.zeros((GRID, GRID), bool)
+            fresh_cells[tuple(np.array(cells).T)] = True
+            for r, c in _print_read_as_letters(an, pol, fresh_cells, out_labels, out_guess, conf, kinds):
+                out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
+        c7 = GRID // 2
+        if out_labels[c7][c7] == BLANK and (c7, c7) in cells and _star_like(an.crop_gray(c7, c7)):
+            # the centre star, light on its square, taken for a blank tile's plain face
+            out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         if ref is None:
             glared = _glared(an)
             for r, c in zip(*np.nonzero(glared)):
@@ -835,6 +850,10 @@ class BoardReader:
             for r, c in zip(*np.nonzero(_beside(glared))):
                 if out_labels[r][c] == BLANK:
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+            # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
+            # slopes across it beside an empty square much brighter than its kind's
+            for r, c in _in_soft_glare(an, pol, out_labels, kinds, conf):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
@@ -1116,6 +1135,51 @@ def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int =
     return [(i, j) for d, i, j in sorted(near) if d <= reach][:most]
 
 
+def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, guesses, conf: np.ndarray,
+                           kinds: np.ndarray) -> list:
+    """Premium squares read as a letter (shown, or '#' with a letter guessed) whose picture is
+    the picture of an empty square of the same kind: the print ("2L", "DOUBLE WORD SCORE") read
+    as a letter.  Every square of a kind carries the same print, so the square's middle (grey,
+    normalised) is matched against the squares of its kind surely read empty, allowing a few
+    pixels' shift and the four quarter turns (some boards turn the print towards each side); a
+    tile covers the print with its own face and letter, which match it far less (tuning
+    boards: tiles at most 0.83, print read as a letter 0.86-0.94).  Colour cannot tell where the
+    kind is about the tiles' colour, which is where this is needed; a square whose face is not
+    within PRINT_NEAR of its kind's colour is a tile and is not matched (most of the time)."""
+    out = []
+    g = face = None
+    for sel in _KIND_SQUARES.values():
+        cand = [(r, c) for r, c in zip(*np.nonzero(sel & fresh))
+                if guesses[r][c] not in (EMPTY, BLANK, COVERED) and labels[r][c] != EMPTY]
+        if not cand:
+            continue
+        mates = [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+        if not mates:
+            continue
+        if face is None:
+            face = an.face_lab(pol)
+        kind_colour = np.median(face[tuple(np.array(mates).T)], axis=0)
+        cand = [rc for rc in cand if np.linalg.norm(face[rc] - kind_colour) < PRINT_NEAR]
+        if not cand:
+            continue
+        if g is None:
+            g = cv2.copyMakeBorder(an.half, PRINT_SHIFT, PRINT_SHIFT, PRINT_SHIFT, PRINT_SHIFT,
+                                   cv2.BORDER_REPLICATE).astype(np.float32)
+        # the mates' windows side by side in one strip: one template match per turn
+        w = HALF + 2 * PRINT_SHIFT
+        strip = np.hstack([g[r * HALF:r * HALF + w, c * HALF:c * HALF + w] for r, c in mates])
+        inside = np.arange(strip.shape[1] - (HALF - 2 * PRINT_SHIFT) + 1) % w <= 2 * PRINT_SHIFT   # not across two
+        for r, c in cand:
+            t = g[r * HALF + 2 * PRINT_SHIFT:(r + 1) * HALF, c * HALF + 2 * PRINT_SHIFT:(c + 1) * HALF]
+            if t.std() < 2:
+                continue
+            best = max(float(cv2.matchTemplate(strip, np.ascontiguousarray(np.rot90(t, k)),
+                                               cv2.TM_CCOEFF_NORMED)[:, inside].max()) for k in range(4))
+            if best >= PRINT_MATCH:
+                out.append((r, c))
+    return out
+
+
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
     """Premium squares of one kind read as blank tiles, KIND_BLANKS or more of them with one
     colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
@@ -1147,6 +1211,47 @@ def _glared(an: Analysis) -> np.ndarray:
     more), unless so many are that the board itself is white (more than GLARE_SPOT of it)."""
     clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
     return clipped if clipped.mean() <= GLARE_SPOT else np.zeros_like(clipped)
+
+
+def _light_slope(an: Analysis) -> np.ndarray:
+    """(15, 15): how steeply the lightness runs across each square's middle (Lab L per small
+    pixel, the gradient of a plane fitted to it).  A tile's face is evenly lit unless a light
+    spot falls on it."""
+    n = SMALL - 4
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
+    L = an.mid_lab[..., 0]
+    gx = (L * xx).sum(axis=(2, 3)) / (xx * xx).sum()
+    gy = (L * yy).sum(axis=(2, 3)) / (yy * yy).sum()
+    return np.hypot(gx, gy)
+
+
+def _in_soft_glare(an: Analysis, pol: int, labels, kinds: np.ndarray, conf: np.ndarray) -> list:
+    """Squares read as blank tiles that may be a glare spot's light on an empty square: their
+    light slopes across them (HALO_SLOPE or more) and an empty neighbour (of eight) is
+    HALO_LIFT or more lighter than the sure-empty squares of its kind.  A spot too soft to clip
+    anything (:func:`_glared`) still washes empty squares towards the tiles' colour; an evenly
+    lit blank among normally lit empty squares is left alone."""
+    shown = np.array([list(row) for row in labels])
+    cand = list(zip(*np.nonzero(shown == BLANK)))
+    if not cand:
+        return []
+    slope = _light_slope(an)
+    cand = [rc for rc in cand if slope[rc] >= HALO_SLOPE]
+    if not cand:
+        return []
+    light = an.face_lab(pol)[..., 0]
+    lift = np.full((GRID, GRID), -np.inf, np.float32)
+    sure_empty = (kinds == "empty") & (conf >= 0.9)
+    for sel in [PLAIN, *_KIND_SQUARES.values()]:
+        e = sel & sure_empty
+        if e.sum() >= 2:
+            lift[sel & (shown == EMPTY)] = light[sel & (shown == EMPTY)] - np.median(light[e])
+    out = []
+    for r, c in cand:
+        near = lift[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2]
+        if near.max() >= HALO_LIFT:
+            out.append((r, c))
+    return out
 
 
 def _beside(mask: np.ndarray) -> np.ndarray:
