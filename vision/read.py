@@ -837,8 +837,10 @@ class BoardReader:
             for r, c in _print_read_as_letters(an, pol, fresh_cells, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
         c7 = GRID // 2
-        if out_labels[c7][c7] == BLANK and (c7, c7) in cells and _star_like(an.crop_gray(c7, c7)):
-            # the centre star, light on its square, taken for a blank tile's plain face
+        if (out_labels[c7][c7] == BLANK and (c7, c7) in cells and max(an.peak(1)[c7, c7], an.peak(-1)[c7, c7]) >= PEAK_MIN
+                and _star_like(an.crop_gray(c7, c7))):
+            # the centre star, light on its square, taken for a blank tile's plain face (a blank
+            # has no ink: the crop's margin alone can look star-like to Otsu)
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         if ref is None:
             glared = _glared(an)
