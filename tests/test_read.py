@@ -807,10 +807,10 @@ def test_the_centre_star_taken_for_a_blank_tile_is_empty_and_a_blank_on_the_cent
     star_board, _ = board_picture(EMPTY, seed=1)
     rd = _reader_with_square_kinds(lambda rc: "blank" if rc == centre else "empty").read(star_board, orient=False)
     assert rd.labels[7][7] == R.EMPTY
-    # a blank has no ink; the margin round its crop (lines, the squares beside) can look star-like
+    # a blank on a dark board: its crop with the margin round it (lines, the squares beside)
+    # looks star-like to Otsu; the square itself shows no star
     with_blank = [row[:7] + "?" + row[8:] if r == 7 else row for r, row in enumerate(EMPTY)]
     blank_board = _picture_on(_plain_board(square=(60, 110, 40), double_word=(175, 170, 240)), with_blank)
-    assert R._star_like(R.Analysis(blank_board).crop_gray(*centre))
     rd = _reader_with_square_kinds(lambda rc: "blank" if rc == centre else "empty").read(blank_board, orient=False)
     assert rd.labels[7][7] == R.BLANK
 
@@ -839,3 +839,15 @@ def test_print_read_as_a_letter_is_the_print_of_its_kind_and_a_tile_on_a_premium
     fresh = np.ones((15, 15), bool)
     found = R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, guesses, conf, kinds)   # dark ink
     assert found == [taken]
+
+
+def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
+    # under blur a dark letter on a tile and the dark print are both a blob in a light square
+    board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 3.5)
+    labels = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    tile_on_print = (2, 6)                           # an I on a double-letter square
+    assert R._KIND_SQUARES["d"][tile_on_print] and LABELS[2][6] == "I"
+    fresh = np.ones((15, 15), bool)
+    assert R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, [row[:] for row in labels], conf, kinds) == []

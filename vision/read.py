@@ -368,10 +368,12 @@ PRINT_SAME = 12.0     # Lab distance within which a premium square "looks like t
 PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tiles' and the board's
 TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
 KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
-PRINT_MATCH = 0.88    # normalised match with an empty square of its kind over which a "letter" is that print
+PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over which a "letter" is that print
 PRINT_MATES = 6       # ... against at most this many of them
 PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
+PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
+STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter or an empty square beside a covered one is '#'
@@ -837,10 +839,8 @@ class BoardReader:
             for r, c in _print_read_as_letters(an, pol, fresh_cells, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
         c7 = GRID // 2
-        if (out_labels[c7][c7] == BLANK and (c7, c7) in cells and max(an.peak(1)[c7, c7], an.peak(-1)[c7, c7]) >= PEAK_MIN
-                and _star_like(an.crop_gray(c7, c7))):
-            # the centre star, light on its square, taken for a blank tile's plain face (a blank
-            # has no ink: the crop's margin alone can look star-like to Otsu)
+        if out_labels[c7][c7] == BLANK and (c7, c7) in cells and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m]):
+            # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         if ref is None:
             glared = _glared(an)
@@ -1143,9 +1143,10 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     the picture of an empty square of the same kind: the print ("2L", "DOUBLE WORD SCORE") read
     as a letter.  Every square of a kind carries the same print, so the square's middle (grey,
     normalised) is matched against the squares of its kind surely read empty, allowing a few
-    pixels' shift and the four quarter turns (some boards turn the print towards each side); a
-    tile covers the print with its own face and letter, which match it far less (tuning
-    boards: tiles at most 0.83, print read as a letter 0.86-0.94).  Colour cannot tell where the
+    pixels' shift and the four quarter turns (some boards turn the print towards each side), on
+    the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
+    letter, which match it far less (tuning boards: tiles at most 0.71, print read as a letter
+    0.84-0.90).  Colour cannot tell where the
     kind is about the tiles' colour, which is where this is needed; a square whose face is not
     within PRINT_NEAR of its kind's colour is a tile and is not matched (most of the time)."""
     out = []
@@ -1165,8 +1166,11 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         if not cand:
             continue
         if g is None:
-            g = cv2.copyMakeBorder(an.half, PRINT_SHIFT, PRINT_SHIFT, PRINT_SHIFT, PRINT_SHIFT,
-                                   cv2.BORDER_REPLICATE).astype(np.float32)
+            # strokes only (less the picture blurred): under blur a tile's dark letter and the
+            # print are both a dark blob in a light square, and would match as such
+            g = an.half.astype(np.float32)
+            g = cv2.copyMakeBorder(g - cv2.GaussianBlur(g, (0, 0), PRINT_STROKES), PRINT_SHIFT, PRINT_SHIFT,
+                                   PRINT_SHIFT, PRINT_SHIFT, cv2.BORDER_REPLICATE)
         # the mates' windows side by side in one strip: one template match per turn
         w = HALF + 2 * PRINT_SHIFT
         strip = np.hstack([g[r * HALF:r * HALF + w, c * HALF:c * HALF + w] for r, c in mates])
@@ -1561,6 +1565,35 @@ def _star_like(crop: np.ndarray) -> bool:
     cs, _ = cv2.findContours((lab == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.contourArea(cv2.convexHull(np.vstack(cs)))
     return hull > 0 and 0.4 < area / hull < 0.88
+
+
+def _shows_a_star(gray: np.ndarray) -> bool:
+    """Whether a square's picture (no margin) shows a star: split by Otsu, the largest piece of
+    one side or the other is centred, about as wide as high, 35-90 % of the square's height, and
+    has STAR_ARMS or more deep notches between its arms (each at least 12 % of its size deep).
+    Stricter than :func:`_star_like`, which a lone crop's letter model has already narrowed: on
+    a board it is asked of a square read as a blank tile, whose edge and the strip of board
+    beside a shifted tile are no star."""
+    h, w = gray.shape
+    _, m = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for side in (m, 1 - m):
+        n, lab, st, _ = cv2.connectedComponentsWithStats(side.astype(np.uint8), connectivity=8)
+        if n <= 1:
+            continue
+        i = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+        x, y, bw, bh, _ = st[i]
+        if not (0.8 < bw / bh < 1.25 and 0.35 * h < bh < 0.9 * h and abs(x + bw / 2 - w / 2) < 0.2 * w
+                and abs(y + bh / 2 - h / 2) < 0.2 * h):
+            continue
+        cs, _ = cv2.findContours((lab == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        c = max(cs, key=cv2.contourArea)
+        try:
+            notches = cv2.convexityDefects(c, cv2.convexHull(c, returnPoints=False))
+        except cv2.error:                 # a self-touching outline
+            continue
+        if notches is not None and (notches.reshape(-1, 4)[:, 3] / 256.0 >= 0.12 * max(bw, bh)).sum() >= STAR_ARMS:
+            return True
+    return False
 
 
 def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False) -> int:
