@@ -851,3 +851,6 @@ def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     assert R._KIND_SQUARES["d"][tile_on_print] and LABELS[2][6] == "I"
     fresh = np.ones((15, 15), bool)
     assert R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, [row[:] for row in labels], conf, kinds) == []
+    # blurred more (an eighth of a square) even the strokes look alike: too blurred to match at all
+    board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 5.0)
+    assert R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, [row[:] for row in labels], conf, kinds) == []

@@ -373,6 +373,7 @@ PRINT_MATES = 6       # ... against at most this many of them
 PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
+PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
@@ -1146,7 +1147,7 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     pixels' shift and the four quarter turns (some boards turn the print towards each side), on
     the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
     letter, which match it far less (tuning boards: tiles at most 0.71, print read as a letter
-    0.84-0.90).  Colour cannot tell where the
+    0.84-0.90); a square too blurred to show strokes (PRINT_INK) is not matched.  Colour cannot tell where the
     kind is about the tiles' colour, which is where this is needed; a square whose face is not
     within PRINT_NEAR of its kind's colour is a tile and is not matched (most of the time)."""
     out = []
@@ -1177,7 +1178,7 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         inside = np.arange(strip.shape[1] - (HALF - 2 * PRINT_SHIFT) + 1) % w <= 2 * PRINT_SHIFT   # not across two
         for r, c in cand:
             t = g[r * HALF + 2 * PRINT_SHIFT:(r + 1) * HALF, c * HALF + 2 * PRINT_SHIFT:(c + 1) * HALF]
-            if t.std() < 2:
+            if t.std() < PRINT_INK:       # too blurred to show strokes: a blob matches a blob
                 continue
             best = max(float(cv2.matchTemplate(strip, np.ascontiguousarray(np.rot90(t, k)),
                                                cv2.TM_CCOEFF_NORMED)[:, inside].max()) for k in range(4))
