@@ -789,6 +789,22 @@ def test_a_square_not_read_surely_beside_a_covered_square_is_not_shown():
     assert rd.labels[7][5] == R.EMPTY        # beside the hand, surely empty
 
 
+def test_an_empty_square_beside_a_covered_one_needs_more_confidence_than_a_letter_there():
+    # an arm of the board's colour reads as empty squares with fair confidence; waiting costs
+    # nothing while a hand is over the board (no move is taken), a wrong letter would
+    board, _ = board_picture()
+    hand = {(5, 8), (7, 6)}
+    fair_empty = {(4, 8), (12, 10)}          # beside the hand, and far off
+    fair_letter = {(5, 7)}                   # the R beside the hand
+    reader = _reader_with_square_kinds(lambda rc: [0.85, 0.05, 0.05, 0.05] if rc in fair_empty else
+                                       [0.04, 0.9, 0.03, 0.03] if rc in fair_letter else
+                                       "covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+    rd = reader.read(board, orient=False)
+    assert R.NEAR_HAND_SURE <= rd.confidence[5, 7] and rd.confidence[4, 8] < R.NEAR_HAND_EMPTY
+    assert rd.labels[4][8] == R.COVERED and rd.labels[12][10] == R.EMPTY
+    assert rd.labels[5][7] == "R"
+
+
 def test_a_blank_in_a_soft_glare_spot_is_unknown_and_an_evenly_lit_blank_is_a_blank():
     board = R.as_board(board_picture(EMPTY, seed=1)[0]).astype(np.float32)
     c = R.CELL

@@ -377,7 +377,8 @@ PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation ove
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
-NEAR_HAND_SURE = 0.8  # confidence under which a letter or an empty square beside a covered one is '#'
+NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
+NEAR_HAND_EMPTY = 0.9  # ... and an empty square (waiting costs nothing while a hand is there)
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -834,13 +835,13 @@ class BoardReader:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
-        if cells:
             fresh_cells = np.zeros((GRID, GRID), bool)
             fresh_cells[tuple(np.array(cells).T)] = True
             for r, c in _print_read_as_letters(an, pol, fresh_cells, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
         c7 = GRID // 2
-        if out_labels[c7][c7] == BLANK and (c7, c7) in cells and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m]):
+        if (out_labels[c7][c7] == BLANK and (c7, c7) in cells
+                and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m])):
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         if ref is None:
@@ -866,7 +867,8 @@ class BoardReader:
         for r in range(GRID):
             for c in range(GRID):
                 lab = out_labels[r][c]
-                if (lab == BLANK or lab != COVERED and conf[r, c] < NEAR_HAND_SURE) and any(
+                if (lab == BLANK or lab == EMPTY and conf[r, c] < NEAR_HAND_EMPTY
+                        or lab not in (COVERED, EMPTY) and conf[r, c] < NEAR_HAND_SURE) and any(
                         0 <= r + dr < GRID and 0 <= c + dc < GRID and kinds[r + dr, c + dc] == "covered"
                         for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
@@ -1147,9 +1149,9 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     pixels' shift and the four quarter turns (some boards turn the print towards each side), on
     the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
     letter, which match it far less (tuning boards: tiles at most 0.71, print read as a letter
-    0.84-0.90); a square too blurred to show strokes (PRINT_INK) is not matched.  Colour cannot tell where the
-    kind is about the tiles' colour, which is where this is needed; a square whose face is not
-    within PRINT_NEAR of its kind's colour is a tile and is not matched (most of the time)."""
+    0.84-0.90); a square too blurred to show strokes (PRINT_INK) is not matched.  Colour cannot
+    tell where the kind is about the tiles' colour, which is where this is needed; a square
+    whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched."""
     out = []
     g = face = None
     for sel in _KIND_SQUARES.values():
