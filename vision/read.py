@@ -828,7 +828,7 @@ class BoardReader:
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
         if ref is None and self.tile_lab is None and cells:
-            for r, c in _unread_tiles(an.mean_lab, out_labels, kinds):
+            for r, c in _unread_tiles(an.face_lab(pol), out_labels, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
         if ref is None and self.tile_lab is not None and cells:
             fresh = np.zeros((GRID, GRID), bool)      # squares kept from the previous frame were seen to
@@ -1201,8 +1201,7 @@ def _unread_tiles(face: np.ndarray, labels, kinds: np.ndarray) -> list:
     commonest colour) are tiles whose letters could not be seen (ink about as light as the face,
     blur), not empty squares: unknown; and so are premium squares read empty with that colour,
     far from their kind's.  A glare spot or a shadow changes colour from square to square; tiles
-    share one.  ``face``: each square's mean colour (the whole middle: which side of it is the
-    face is not known when the letters do not show)."""
+    share one."""
     shown = np.array([list(row) for row in labels])
     board = _modal_colour(face[PLAIN])
     far = PLAIN & (shown == EMPTY) & (np.linalg.norm(face - board, axis=2) >= UNREAD_APART)
