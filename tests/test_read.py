@@ -870,19 +870,3 @@ def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # blurred more (an eighth of a square) even the strokes look alike: too blurred to match at all
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 5.0)
     assert R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, [row[:] for row in labels], conf, kinds) == []
-
-
-def test_tiles_whose_letters_cannot_be_seen_are_unknown_not_empty():
-    # teal tiles printed in ink of their own lightness (no letter shows in grey) on a pale board
-    teal = (150, 140, 70)
-    tile = TileStyle(face=teal, ink=(60, 130, 150), font=FONTS[1], value_size=0.0)
-    gray = lambda bgr: 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]     # noqa: E731
-    assert abs(gray(tile.face) - gray(tile.ink)) < 10
-    style = _plain_board(square=(200, 225, 205), double_word=(175, 170, 240))
-    img, corners, _ = render_board(LABELS, style, tile, np.random.default_rng(0), cell=40, placement_jitter=0.03)
-    board = cv2.GaussianBlur(rectify(img, corners, R.CELL), (0, 0), 1.5)
-    rd = R.BoardReader(ENGLISH).read(board, orient=False)
-    on_plain = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in "." and R.PLAIN[r, c]]
-    assert len(on_plain) >= R.UNREAD_TILES
-    assert all(rd.labels[r][c] != R.EMPTY for r, c in on_plain), [(rc, rd.labels[rc[0]][rc[1]]) for rc in on_plain]
-    assert all(rd.labels[r][c] in (R.EMPTY, R.COVERED) for r in range(15) for c in range(15) if LABELS[r][c] == ".")

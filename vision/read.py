@@ -375,8 +375,6 @@ PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
-UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this far from the board's colour ...
-UNREAD_TILES = 4      # ... this many alike are tiles whose letters were not seen: '#'
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
@@ -827,9 +825,6 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
-        if ref is None and self.tile_lab is None and cells:
-            for r, c in _unread_tiles(an.face_lab(pol), out_labels, kinds):
-                out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
         if ref is None and self.tile_lab is not None and cells:
             fresh = np.zeros((GRID, GRID), bool)      # squares kept from the previous frame were seen to
             fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
@@ -1192,32 +1187,6 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
             if best >= PRINT_MATCH:
                 out.append((r, c))
     return out
-
-
-def _unread_tiles(face: np.ndarray, labels, kinds: np.ndarray) -> list:
-    """Cold, while no letter has been read surely enough to know the tiles' colour: plain squares
-    read empty whose colour is far (UNREAD_APART) from the board's own -- the colour most plain
-    squares share -- and shared by UNREAD_TILES or more of them (within PRINT_SAME of their
-    commonest colour) are tiles whose letters could not be seen (ink about as light as the face,
-    blur), not empty squares: unknown; and so are premium squares read empty with that colour,
-    far from their kind's.  A glare spot or a shadow changes colour from square to square; tiles
-    share one."""
-    shown = np.array([list(row) for row in labels])
-    board = _modal_colour(face[PLAIN])
-    far = PLAIN & (shown == EMPTY) & (np.linalg.norm(face - board, axis=2) >= UNREAD_APART)
-    if far.sum() < UNREAD_TILES:
-        return []
-    cols = face[far]
-    centre = _modal_colour(cols, PRINT_SAME)
-    near = np.linalg.norm(face - centre, axis=2) < PRINT_SAME
-    if (far & near).sum() < UNREAD_TILES:
-        return []
-    # that colour is the tiles': on a premium square too, where it is far from the kind's own
-    out = far & near
-    for sel in _KIND_SQUARES.values():
-        kind = _modal_colour(face[sel])
-        out |= sel & near & (shown == EMPTY) & (np.linalg.norm(face - kind, axis=2) >= UNREAD_APART)
-    return list(zip(*np.nonzero(out)))
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
