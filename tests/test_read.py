@@ -870,3 +870,15 @@ def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # blurred more (an eighth of a square) even the strokes look alike: too blurred to match at all
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 5.0)
     assert R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, [row[:] for row in labels], conf, kinds) == []
+
+
+def test_an_empty_board_under_uneven_light_reads_empty():
+    # a lamp to one side: the far corner some 25 % darker, smoothly (a real empty board photo
+    # had its top rows so); nothing there is a tile, and nothing is asked about
+    board = R.as_board(board_picture(EMPTY, seed=1)[0]).astype(np.float32)
+    h, w = board.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1.0 - 0.3 * np.clip(1.0 - (xx + yy) / (h + w) * 2.0, 0.0, 1.0)     # darkest at the top left
+    board = np.clip(board * light[..., None], 0, 255).astype(np.uint8)
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert [w for w in wrong_squares(EMPTY, rd.labels)] == []
