@@ -793,16 +793,20 @@ def test_an_empty_square_beside_a_covered_one_needs_more_confidence_than_a_lette
     # an arm of the board's colour reads as empty squares with fair confidence; waiting costs
     # nothing while a hand is over the board (no move is taken), a wrong letter would
     board, _ = board_picture()
-    hand = {(5, 8), (7, 6)}
-    fair_empty = {(4, 8), (12, 10)}          # beside the hand, and far off
-    fair_letter = {(5, 7)}                   # the R beside the hand
+    hand = {(4, 8), (4, 9)}                  # two covered squares together: a hand
+    odd = {(12, 3)}                          # one square read covered on its own (a tile not placed)
+    fair_empty = {(3, 8), (12, 10), (12, 4)}    # beside the hand, far off, beside the odd square
+    fair_letter = {(4, 7)}                   # the B beside the hand
+    assert all(R.PLAIN[rc] for rc in hand | odd | fair_empty)
     reader = _reader_with_square_kinds(lambda rc: [0.85, 0.05, 0.05, 0.05] if rc in fair_empty else
                                        [0.04, 0.9, 0.03, 0.03] if rc in fair_letter else
-                                       "covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+                                       "covered" if rc in hand | odd else
+                                       "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
-    assert R.NEAR_HAND_SURE <= rd.confidence[5, 7] and rd.confidence[4, 8] < R.NEAR_HAND_EMPTY
-    assert rd.labels[4][8] == R.COVERED and rd.labels[12][10] == R.EMPTY
-    assert rd.labels[5][7] == "R"
+    assert R.NEAR_HAND_SURE <= rd.confidence[4, 7] and rd.confidence[3, 8] < R.NEAR_HAND_EMPTY
+    assert rd.labels[3][8] == R.COVERED and rd.labels[12][10] == R.EMPTY
+    assert rd.labels[12][4] == R.EMPTY
+    assert rd.labels[4][7] == "B"
 
 
 def test_a_blank_in_a_soft_glare_spot_is_unknown_and_an_evenly_lit_blank_is_a_blank():

@@ -378,7 +378,7 @@ STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be l
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
-NEAR_HAND_EMPTY = 0.9  # ... and an empty square (waiting costs nothing while a hand is there)
+NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more covered squares together)
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -863,14 +863,23 @@ class BoardReader:
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
         # a "blank tile" touching a covered square may well be part of the hand; a letter not
         # read surely beside one may be partly under it (an R that is a B's top), and an "empty"
-        # not read surely may be under an arm of the board's colour: do not guess
+        # not read surely may be under an arm of the board's colour: do not guess (an empty
+        # square needs more beside a hand -- two or more covered squares together -- than
+        # beside one odd square read covered, a tile the model could not place)
+        covered = kinds == "covered"
+        n, part, size, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8), connectivity=4)
+        hand = covered & (size[part, cv2.CC_STAT_AREA] >= 2)
         for r in range(GRID):
             for c in range(GRID):
                 lab = out_labels[r][c]
-                if (lab == BLANK or lab == EMPTY and conf[r, c] < NEAR_HAND_EMPTY
-                        or lab not in (COVERED, EMPTY) and conf[r, c] < NEAR_HAND_SURE) and any(
-                        0 <= r + dr < GRID and 0 <= c + dc < GRID and kinds[r + dr, c + dc] == "covered"
-                        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))):
+                if lab == COVERED:
+                    continue
+                around = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                          if 0 <= r + dr < GRID and 0 <= c + dc < GRID]
+                if not any(covered[rc] for rc in around):
+                    continue
+                sure = NEAR_HAND_EMPTY if lab == EMPTY and any(hand[rc] for rc in around) else NEAR_HAND_SURE
+                if lab == BLANK or conf[r, c] < sure:
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
                                polarity=pol)
