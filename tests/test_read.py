@@ -886,3 +886,19 @@ def test_an_empty_board_under_uneven_light_reads_empty():
     board = np.clip(board * light[..., None], 0, 255).astype(np.uint8)
     rd = R.BoardReader(ENGLISH).read(board, orient=False)
     assert [w for w in wrong_squares(EMPTY, rd.labels)] == []
+
+
+def test_tiles_whose_letters_cannot_be_seen_are_unknown_not_empty():
+    # teal tiles printed in ink of their own lightness (no letter shows in grey) on a pale board
+    teal = (150, 140, 70)
+    tile = TileStyle(face=teal, ink=(60, 130, 150), font=FONTS[1], value_size=0.0)
+    gray = lambda bgr: 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]     # noqa: E731
+    assert abs(gray(tile.face) - gray(tile.ink)) < 10
+    style = _plain_board(square=(200, 225, 205), double_word=(175, 170, 240))
+    img, corners, _ = render_board(LABELS, style, tile, np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    board = cv2.GaussianBlur(rectify(img, corners, R.CELL), (0, 0), 1.5)
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    on_plain = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in "." and R.PLAIN[r, c]]
+    assert len(on_plain) >= R.UNREAD_TILES
+    assert all(rd.labels[r][c] != R.EMPTY for r, c in on_plain), [(rc, rd.labels[rc[0]][rc[1]]) for rc in on_plain]
+    assert all(rd.labels[r][c] in (R.EMPTY, R.COVERED) for r in range(15) for c in range(15) if LABELS[r][c] == ".")

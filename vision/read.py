@@ -375,6 +375,9 @@ PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
+UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this far from the board's colour
+UNREAD_AROUND = 3     # ... and from the plain squares round them (this many at least)
+UNREAD_TILES = 4      # ... this many alike, are tiles whose letters were not seen: '#'
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
@@ -825,6 +828,9 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        if ref is None and self.tile_lab is None and cells:
+            for r, c in _unread_tiles(an.mean_lab, out_labels):
+                out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
         if ref is None and self.tile_lab is not None and cells:
             fresh = np.zeros((GRID, GRID), bool)      # squares kept from the previous frame were seen to
             fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
@@ -1196,6 +1202,36 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
             if best >= PRINT_MATCH:
                 out.append((r, c))
     return out
+
+
+def _unread_tiles(colour: np.ndarray, labels) -> list:
+    """Cold, while no letter has been read surely enough to know the tiles' colour: plain squares
+    read empty that are tiles whose letters could not be seen (ink about as light as the face,
+    blur).  Such a square's colour (``colour``: each square's mean, as which side of it is the
+    face is not known when no letter shows) is far (UNREAD_APART) from the board's -- the colour
+    most plain squares share -- and as far from the plain squares round it (within two steps,
+    UNREAD_AROUND or more of them not far from the board's); and UNREAD_TILES or more such
+    squares share one colour (within PRINT_SAME of their commonest).  Light falling off over a
+    board (a lamp to one side) also takes squares far from the board's commonest colour, and
+    alike; but smoothly, so they are near the squares round them."""
+    shown = np.array([list(row) for row in labels])
+    empty = PLAIN & (shown == EMPTY)
+    board = _modal_colour(colour[PLAIN])
+    far = empty & (np.linalg.norm(colour - board, axis=2) >= UNREAD_APART)
+    if far.sum() < UNREAD_TILES:
+        return []
+    plain_board = empty & ~far
+    apart = np.zeros((GRID, GRID), bool)
+    for r, c in zip(*np.nonzero(far)):
+        window = (slice(max(r - 2, 0), r + 3), slice(max(c - 2, 0), c + 3))
+        near = colour[window][plain_board[window]]
+        if len(near) >= UNREAD_AROUND:
+            apart[r, c] = np.linalg.norm(colour[r, c] - np.median(near, axis=0)) >= UNREAD_APART
+    if apart.sum() < UNREAD_TILES:
+        return []
+    centre = _modal_colour(colour[apart], PRINT_SAME)
+    alike = apart & (np.linalg.norm(colour - centre, axis=2) < PRINT_SAME)
+    return list(zip(*np.nonzero(alike))) if alike.sum() >= UNREAD_TILES else []
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
