@@ -902,3 +902,19 @@ def test_tiles_whose_letters_cannot_be_seen_are_unknown_not_empty():
     assert len(on_plain) >= R.UNREAD_TILES
     assert all(rd.labels[r][c] != R.EMPTY for r, c in on_plain), [(rc, rd.labels[rc[0]][rc[1]]) for rc in on_plain]
     assert all(rd.labels[r][c] in (R.EMPTY, R.COVERED) for r in range(15) for c in range(15) if LABELS[r][c] == ".")
+
+
+def test_an_arm_of_its_own_colour_read_as_empty_squares_is_one_piece_with_the_hand():
+    board = R.as_board(board_picture()[0]).copy()       # with words: the tiles' colour is known
+    c = R.CELL
+    arm = [(11, 4), (11, 5), (11, 6)]                   # a teal sleeve along row 11, under the hand on
+    patch = [(3, k) for k in range(4, 7)]               # the same teal far from any hand (a toy, a cup)
+    for r, k in arm + patch:
+        board[r * c:(r + 1) * c, k * c:(k + 1) * c] = (200, 190, 60)
+    hand = {(10, 5), (10, 6)}                           # two covered squares together; (11, 4) is
+    #                                                     beside the sleeve only, not the hand
+    assert all(R.PLAIN[rc] and LABELS[rc[0]][rc[1]] == "." for rc in arm + patch)
+    rd = _reader_with_square_kinds(lambda rc: "covered" if rc in hand else
+                                   "empty" if LABELS[rc[0]][rc[1]] == "." else "tile").read(board, orient=False)
+    assert all(rd.labels[r][k] == R.COVERED for r, k in arm), [rd.labels[r][k] for r, k in arm]
+    assert all(rd.labels[r][k] == R.EMPTY for r, k in patch)

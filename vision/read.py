@@ -887,6 +887,15 @@ class BoardReader:
                 sure = NEAR_HAND_EMPTY if lab == EMPTY and any(hand[rc] for rc in around) else NEAR_HAND_SURE
                 if lab == BLANK or conf[r, c] < sure:
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        if hand.any():
+            # an arm of a colour of its own read as empty squares: one piece with the hand
+            # (through squares covered, unsure or of that foreign colour), it is the arm
+            odd = _foreign_empty(an.mean_lab, out_labels, conf, kinds)
+            piece = hand | np.isin(kinds, ("covered", "unsure")) | odd
+            n, part = cv2.connectedComponents(piece.astype(np.uint8), connectivity=4)
+            with_hand = np.unique(part[hand])
+            for r, c in zip(*np.nonzero(odd & np.isin(part, with_hand))):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
                                polarity=pol)
         self._prev = (an, reading)
@@ -1232,6 +1241,21 @@ def _unread_tiles(colour: np.ndarray, labels) -> list:
     centre = _modal_colour(colour[apart], PRINT_SAME)
     alike = apart & (np.linalg.norm(colour - centre, axis=2) < PRINT_SAME)
     return list(zip(*np.nonzero(alike))) if alike.sum() >= UNREAD_TILES else []
+
+
+def _foreign_empty(colour: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """(15, 15): squares read empty whose mean colour is UNREAD_APART or more from the squares of
+    their kind surely read empty (their median): beside a hand, that is the hand or a sleeve
+    (an arm of another colour read as empty squares), not the board."""
+    shown = np.array([list(row) for row in labels])
+    out = np.zeros((GRID, GRID), bool)
+    for sel in [PLAIN, *_KIND_SQUARES.values()]:
+        sure = sel & (kinds == "empty") & (conf >= 0.9)
+        if sure.sum() < 2:
+            continue
+        med = np.median(colour[sure], axis=0)
+        out |= sel & (shown == EMPTY) & (np.linalg.norm(colour - med, axis=2) >= UNREAD_APART)
+    return out
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
