@@ -828,12 +828,13 @@ class BoardReader:
                 if lab == COVERED and kind == "tile":
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
+        if cells:                                     # already; the checks below look at the rest
+            fresh[tuple(np.array(cells).T)] = True
         if ref is None and self.tile_lab is None and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
         if ref is None and self.tile_lab is not None and cells:
-            fresh = np.zeros((GRID, GRID), bool)      # squares kept from the previous frame were seen to
-            fresh[tuple(np.array(cells).T)] = True    # already; the face colours only when needed
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
@@ -841,12 +842,10 @@ class BoardReader:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
-            fresh_cells = np.zeros((GRID, GRID), bool)
-            fresh_cells[tuple(np.array(cells).T)] = True
-            for r, c in _print_read_as_letters(an, pol, fresh_cells, out_labels, out_guess, conf, kinds):
+            for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
         c7 = GRID // 2
-        if (out_labels[c7][c7] == BLANK and (c7, c7) in cells
+        if (out_labels[c7][c7] == BLANK and fresh[c7, c7]
                 and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m])):
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
@@ -875,18 +874,12 @@ class BoardReader:
         covered = kinds == "covered"
         n, part, size, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8), connectivity=4)
         hand = covered & (size[part, cv2.CC_STAT_AREA] >= 2)
-        for r in range(GRID):
-            for c in range(GRID):
-                lab = out_labels[r][c]
-                if lab == COVERED:
-                    continue
-                around = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                          if 0 <= r + dr < GRID and 0 <= c + dc < GRID]
-                if not any(covered[rc] for rc in around):
-                    continue
-                sure = NEAR_HAND_EMPTY if lab == EMPTY and any(hand[rc] for rc in around) else NEAR_HAND_SURE
-                if lab == BLANK or conf[r, c] < sure:
-                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        by_hand = _beside(hand)
+        for r, c in zip(*np.nonzero(_beside(covered))):
+            lab = out_labels[r][c]
+            sure = NEAR_HAND_EMPTY if lab == EMPTY and by_hand[r, c] else NEAR_HAND_SURE
+            if lab == BLANK or lab != COVERED and conf[r, c] < sure:
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
             # an arm of a colour of its own read as empty squares: one piece with the hand
             # (through squares covered, unsure or of that foreign colour), it is the arm
@@ -921,7 +914,7 @@ class BoardReader:
                 if d >= PRINT_SAME:
                     continue
                 if sure_tiles is None:
-                    shown = np.array([list(row) for row in labels])
+                    shown = _shown(labels)
                     sure_tiles = (kinds == "tile") & (conf >= 0.9) & ~np.isin(shown, (EMPTY, BLANK, COVERED))
                 around = _tiles_around(sure_tiles, r, c)
                 if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
@@ -934,11 +927,8 @@ class BoardReader:
         """The median face colour of the squares of ``sel`` surely read empty (two at least),
         when it is PRINT_APART or more from the tiles' colour; else None (too few, or too like
         the tiles for colour to tell a tile from an empty square there)."""
-        empty = sel & (kinds == "empty") & (conf >= 0.9)
-        if empty.sum() < 2:
-            return None
-        med = np.median(face[empty], axis=0)
-        return None if np.linalg.norm(med - np.asarray(self.tile_lab)) < PRINT_APART else med
+        med = _sure_empty_median(face, sel, kinds, conf)
+        return None if med is None or np.linalg.norm(med - np.asarray(self.tile_lab)) < PRINT_APART else med
 
     def _tile_is_not_empty(self, face: np.ndarray, inked_empty: list, best: dict, labels, guesses,
                            conf: np.ndarray, kinds: np.ndarray) -> None:
@@ -1223,7 +1213,7 @@ def _unread_tiles(colour: np.ndarray, labels) -> list:
     squares share one colour (within PRINT_SAME of their commonest).  Light falling off over a
     board (a lamp to one side) also takes squares far from the board's commonest colour, and
     alike; but smoothly, so they are near the squares round them."""
-    shown = np.array([list(row) for row in labels])
+    shown = _shown(labels)
     empty = PLAIN & (shown == EMPTY)
     board = _modal_colour(colour[PLAIN])
     far = empty & (np.linalg.norm(colour - board, axis=2) >= UNREAD_APART)
@@ -1247,14 +1237,12 @@ def _foreign_empty(colour: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarr
     """(15, 15): squares read empty whose mean colour is UNREAD_APART or more from the squares of
     their kind surely read empty (their median): beside a hand, that is the hand or a sleeve
     (an arm of another colour read as empty squares), not the board."""
-    shown = np.array([list(row) for row in labels])
+    shown = _shown(labels)
     out = np.zeros((GRID, GRID), bool)
     for sel in [PLAIN, *_KIND_SQUARES.values()]:
-        sure = sel & (kinds == "empty") & (conf >= 0.9)
-        if sure.sum() < 2:
-            continue
-        med = np.median(colour[sure], axis=0)
-        out |= sel & (shown == EMPTY) & (np.linalg.norm(colour - med, axis=2) >= UNREAD_APART)
+        med = _sure_empty_median(colour, sel, kinds, conf)
+        if med is not None:
+            out |= sel & (shown == EMPTY) & (np.linalg.norm(colour - med, axis=2) >= UNREAD_APART)
     return out
 
 
@@ -1309,7 +1297,7 @@ def _in_soft_glare(an: Analysis, pol: int, labels, kinds: np.ndarray, conf: np.n
     HALO_LIFT or more lighter than the sure-empty squares of its kind.  A spot too soft to clip
     anything (:func:`_glared`) still washes empty squares towards the tiles' colour; an evenly
     lit blank among normally lit empty squares is left alone."""
-    shown = np.array([list(row) for row in labels])
+    shown = _shown(labels)
     cand = list(zip(*np.nonzero(shown == BLANK)))
     if not cand:
         return []
@@ -1319,17 +1307,28 @@ def _in_soft_glare(an: Analysis, pol: int, labels, kinds: np.ndarray, conf: np.n
         return []
     light = an.face_lab(pol)[..., 0]
     lift = np.full((GRID, GRID), -np.inf, np.float32)
-    sure_empty = (kinds == "empty") & (conf >= 0.9)
     for sel in [PLAIN, *_KIND_SQUARES.values()]:
-        e = sel & sure_empty
-        if e.sum() >= 2:
-            lift[sel & (shown == EMPTY)] = light[sel & (shown == EMPTY)] - np.median(light[e])
+        med = _sure_empty_median(light, sel, kinds, conf)
+        if med is not None:
+            lift[sel & (shown == EMPTY)] = light[sel & (shown == EMPTY)] - med
     out = []
     for r, c in cand:
         near = lift[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2]
         if near.max() >= HALO_LIFT:
             out.append((r, c))
     return out
+
+
+def _shown(labels) -> np.ndarray:
+    """(15, 15) array of the labels being built (a list of 15 lists of 15 characters)."""
+    return np.array([list(row) for row in labels])
+
+
+def _sure_empty_median(values: np.ndarray, sel: np.ndarray, kinds: np.ndarray, conf: np.ndarray):
+    """The median of ``values`` over the squares of ``sel`` surely read empty (kind "empty",
+    confidence 0.9 or more), or None when fewer than two are."""
+    empty = sel & (kinds == "empty") & (conf >= 0.9)
+    return np.median(values[empty], axis=0) if empty.sum() >= 2 else None
 
 
 def _beside(mask: np.ndarray) -> np.ndarray:
