@@ -471,6 +471,9 @@ def main(argv=None):
                     help="share of glyphs per epoch given a binarised low-resolution look (e.g. 0.35)")
     ap.add_argument("--q-inner-tail", type=float, default=0.0,
                     help="add this share of the O glyphs again as Q with a notch inside the bowl (e.g. 0.3)")
+    ap.add_argument("--second-opinion", action="store_true",
+                    help="join this fit to the letter model already in --out as its second opinion "
+                         "(read with it on the glyphs it doubts; give another --fit-seed)")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
     ap.add_argument("--only", choices=["letters", "squares", "both"], default="both")
     ap.add_argument("--out", default=None, help="folder for the models (default vision/models; "
@@ -525,13 +528,20 @@ def main(argv=None):
             P = dict(mean=mean, std=std, w1=w1, b1=b1, w2=w2, b2=b2)
         model = L.LetterModel(CLASSES, P, a.kind,
                               {"trained_on": f"{len(ims)} rendered glyphs from {a.boards} boards",
-                               "seed": a.seed, "fit_seed": fit_seed, "real_aug": a.real_aug, "engine": a.engine, "widths": a.widths})
+                               "seed": a.seed, "fit_seed": fit_seed, "real_aug": a.real_aug, "engine": a.engine,
+                               "widths": a.widths, "q_inner_tail": a.q_inner_tail})
         acc = jheidel_accuracy(model)
         if acc:
             print(f"held-out real crops (jheidel): {acc[0]:.4f} of {acc[1]}")
+        if a.second_opinion:
+            first = L.LetterModel.load(out / "letters.npz")
+            model = L.LetterModel(first.classes, first.params, first.kind, first.info, model)
+            acc = jheidel_accuracy(model)
+            if acc:
+                print(f"  the two fits together, held-out real crops: {acc[0]:.4f} of {acc[1]}")
         model.save(out / "letters.npz")
-        print(f"saved {out / 'letters.npz'} ({(out / 'letters.npz').stat().st_size / 1024:.0f} KiB), "
-              f"{time.time() - t0:.0f} s", flush=True)
+        print(f"saved {out / 'letters.npz'} ({(out / 'letters.npz').stat().st_size / 1024:.0f} KiB"
+              f"{', with the second opinion' if a.second_opinion else ''}), {time.time() - t0:.0f} s", flush=True)
     if a.only in ("squares", "both"):
         train_squares(a, out, t0)
 

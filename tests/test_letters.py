@@ -211,6 +211,73 @@ def test_model_roundtrip(tmp_path):
     assert np.allclose(m.forward(ims, meta)[0], m2.forward(ims, meta)[0], atol=1e-2)
 
 
+def _constant_model(logits, second=None, classes="AB" + L.ROT + L.NONE):
+    """A letter model whose answer is ``logits`` whatever the glyph (a perceptron with no
+    weights into its one hidden unit): what the second-opinion rules are tested with."""
+    d = L.FEATURE_DIM
+    params = dict(mean=np.zeros(d), std=np.ones(d), w1=np.zeros((d, 1)), b1=np.ones(1),
+                  w2=np.array([logits], np.float32), b2=np.zeros(len(logits)))
+    return L.LetterModel(classes, params, "mlp", {"name": "constant"}, second)
+
+
+class _NeverAsked(L.LetterModel):
+    def _forward(self, images, meta):
+        raise AssertionError("the second fit was asked about a glyph the first is sure of")
+
+
+def _one_glyph():
+    return L.stack([L.glyph_of(tile_crop("R"), 1, board=True)])
+
+
+def test_a_glyph_the_first_fit_is_sure_of_is_not_read_by_the_second():
+    never = _constant_model([0.0, 9.0, 0.0, 0.0])
+    never.__class__ = _NeverAsked
+    sure = _constant_model([6.0, 0.0, 0.0, 0.0], second=never)       # A at 0.99
+    p, classes = sure.probabilities(*_one_glyph(), "AB")
+    alone, _ = _constant_model([6.0, 0.0, 0.0, 0.0]).probabilities(*_one_glyph(), "AB")
+    assert np.allclose(p, alone)
+
+
+def test_a_doubtful_glyph_is_read_as_the_mean_of_both_fits_log_probabilities():
+    first, second = np.array([1.0, 0.0, 0.0, 0.0]), np.array([0.0, 3.0, 0.0, 0.0])     # A at 0.48
+    model = _constant_model(first, second=_constant_model(second))
+    p, classes = model.probabilities(*_one_glyph(), "AB", upright=False)
+
+    def log_p(z):
+        return z - np.log(np.exp(z).sum())
+    want = np.exp(0.5 * (log_p(first) + log_p(second)))
+    assert np.allclose(p[0], want / want.sum(), atol=1e-5)
+    assert classes[int(np.argmax(p[0]))] == "B"
+
+
+def test_the_second_fit_leaves_the_embedding_to_the_first():
+    """Per-set prototypes live in the first fit's hidden space, whatever the second says."""
+    first = _constant_model([1.0, 0.0, 0.0, 0.0])
+    both = _constant_model([1.0, 0.0, 0.0, 0.0], second=_constant_model([0.0, 3.0, 0.0, 0.0]))
+    assert np.array_equal(both.forward(*_one_glyph())[1], first.forward(*_one_glyph())[1])
+
+
+def test_the_second_fit_is_saved_and_loaded_with_the_model(tmp_path):
+    model = _constant_model([1.0, 0.0, 0.0, 0.0], second=_constant_model([0.0, 3.0, 0.0, 0.0]))
+    model.save(tmp_path / "m.npz")
+    again = L.LetterModel.load(tmp_path / "m.npz")
+    assert again.second is not None and again.second.info == {"name": "constant"}
+    assert np.allclose(again.forward(*_one_glyph())[0], model.forward(*_one_glyph())[0])
+    alone = L.LetterModel.load(tmp_path / "m.npz")
+    alone.second = None
+    assert not np.allclose(alone.probabilities(*_one_glyph())[0], again.probabilities(*_one_glyph())[0])
+
+
+def test_a_second_fit_trained_on_other_letters_is_refused():
+    with pytest.raises(L.VisionError, match="other letters"):
+        _constant_model([1.0, 0.0, 0.0, 0.0], second=_constant_model([0.0, 0.0, 0.0], classes="A" + L.ROT + L.NONE))
+
+
+def test_the_committed_model_carries_its_second_opinion():
+    m = L.default_model()
+    assert m.second is not None and m.second.classes == m.classes
+
+
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(L.VisionError, match="train_letters"):
         L.LetterModel.load(tmp_path / "nope.npz")

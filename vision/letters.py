@@ -40,6 +40,10 @@ BOX = 20            # the glyph's larger side inside the 28x28 square
 ROT = "^"           # class: a letter that is not upright
 NONE = "~"          # class: ink that is not a letter
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "letters.npz"
+# A glyph whose best class the model gives less than this is read by the second fit too (see
+# LetterModel.second): where one fit is sure the two nearly always agree, and asking only about
+# the doubtful glyphs keeps a first frame's cost (a full second pass costs ~10 ms a board).
+SECOND_OPINION_BELOW = 0.9
 VALUE_MODEL_PATH = Path(__file__).resolve().parent / "models" / "values.npz"
 VALUE_CLASSES = "123456789T" + NONE     # point values 1-10 (T = 10), and "no value there"
 
@@ -581,7 +585,8 @@ def _cnn_infer(params: dict, images: np.ndarray, meta: np.ndarray):
     """The same network as :func:`cnn_forward`, laid out channel-major for reading: each
     convolution is one (out x k*k*in) @ (k*k*in x pixels) product whose patch rows are
     filled by whole-block copies.  About 2-3x faster than the glyph-major layout on one core
-    (fewer, larger, contiguous copies); the same numbers."""
+    (fewer, larger, contiguous copies); the same numbers.  (OpenCV's filter2D for the first
+    layer, one call per channel, was slower on a first frame's small batches.)"""
     b, g = len(images), GLYPH
     k1t, k2t = params["k1"].T, params["k2"].T                  # (C1, 25), (C2, 9*C1)
     c1n, c2n = k1t.shape[0], k2t.shape[0]
@@ -625,12 +630,20 @@ class LetterModel:
     numbers) or "mlp" (a perceptron on HOG + pixel features).
     """
 
-    def __init__(self, classes: str, params: dict, kind: str = "cnn", info: dict | None = None):
+    def __init__(self, classes: str, params: dict, kind: str = "cnn", info: dict | None = None,
+                 second: "LetterModel | None" = None):
         self.classes = classes
         self.kind = kind
         self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
         self.info = info or {}
         self.index = {c: i for i, c in enumerate(classes)}
+        if second is not None and second.classes != classes:
+            raise VisionError("The letter model's second opinion was trained on other letters; "
+                              "train both again with calibration/train_letters.py.", "no-model")
+        # another fit of the same network (other start, glyphs augmented otherwise): its
+        # log-probabilities are averaged with this one's for the glyphs this one doubts.  Two
+        # fits err on different glyphs; together they read the real crops better than either
+        self.second = second
 
     # -- persistence
     @classmethod
@@ -639,7 +652,12 @@ class LetterModel:
             z = np.load(path, allow_pickle=False)
             info = {k[5:]: z[k].item() for k in z.files if k.startswith("info_")}
             params = {k[2:]: z[k] for k in z.files if k.startswith("p_")}
-            return cls(str(z["classes"]), params, str(z["kind"]), info)
+            classes, kind = str(z["classes"]), str(z["kind"])
+            second = None
+            if any(k.startswith("s_") for k in z.files):
+                second = cls(classes, {k[2:]: z[k] for k in z.files if k.startswith("s_")}, kind,
+                             {k[6:]: z[k].item() for k in z.files if k.startswith("sinfo_")})
+            return cls(classes, params, kind, info, second)
         except (OSError, ValueError, KeyError) as e:
             raise VisionError(f"The letter model {path} is missing or damaged; "
                               "run calibration/train_letters.py to make it.", "no-model") from e
@@ -647,11 +665,35 @@ class LetterModel:
     def save(self, path: str | Path = MODEL_PATH) -> None:
         extra = {f"info_{k}": np.asarray(v) for k, v in self.info.items()}
         ps = {f"p_{k}": (v.astype(np.float16) if v.size > 4096 else v) for k, v in self.params.items()}
+        if self.second is not None:             # the second fit travels in the same file
+            extra.update({f"sinfo_{k}": np.asarray(v) for k, v in self.second.info.items()})
+            ps.update({f"s_{k}": (v.astype(np.float16) if v.size > 4096 else v)
+                       for k, v in self.second.params.items()})
         np.savez_compressed(path, classes=np.asarray(self.classes), kind=np.asarray(self.kind), **ps, **extra)
 
     # -- inference
     def forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits, hidden-layer embedding) for glyph images (n, 28, 28) and meta rows (n, 5)."""
+        """(logits, hidden-layer embedding) for glyph images (n, 28, 28) and meta rows (n, 5).
+
+        With a :attr:`second` fit, a glyph this fit takes for a letter (ROT and NONE together
+        under a half) but whose best class is under ``SECOND_OPINION_BELOW`` gets the mean of the two fits' log-probabilities as its logits (a softmax of them is
+        the two fits' normalised geometric mean); the embedding is always this fit's, so
+        per-set prototypes do not depend on the second fit.
+        """
+        logits, hidden = self._forward(images, meta)
+        if self.second is None or not len(logits):
+            return logits, hidden
+        own = _log_softmax(logits)
+        # a doubtful *letter* only: whether ink is a letter at all (ROT, NONE: the last two
+        # classes) stays this fit's call, which the square model was trained on
+        not_letter = np.exp(own[:, -2:]).sum(axis=1)
+        doubt = (own.max(axis=1) < math.log(SECOND_OPINION_BELOW)) & (not_letter < 0.5)
+        if doubt.any():
+            other = _log_softmax(self.second._forward(images[doubt], meta[doubt])[0])
+            own[doubt] = 0.5 * (own[doubt] + other)
+        return own, hidden
+
+    def _forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.params
         if self.kind == "cnn":
             if len(images) <= _CHUNK:
@@ -683,6 +725,11 @@ class LetterModel:
         if upright:
             p[:, classes.index(ROT)] = 0.0
         return p / p.sum(axis=1, keepdims=True), classes
+
+
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
 
 def _allowed(letters: str, classes: str) -> list[str]:
