@@ -716,28 +716,6 @@ def test_a_letter_beside_ink_that_outscored_it_is_read_on_a_square_of_the_tiles_
     assert rd.labels[12][4] == R.COVERED       # not the tiles' colour: the blob is not looked past
 
 
-def _bar_beside_a_p(picture, r, c, colour) -> None:
-    """Square (r, c) painted ``colour`` with a thin dark bar in its middle (the gap and shadow
-    between two tiles, one sitting off its square) and a P to its left, apart from it."""
-    cell = np.empty((R.CELL, R.CELL, 3), np.uint8)
-    cell[:] = colour
-    cv2.rectangle(cell, (22, 8), (26, 34), (40, 40, 40), -1)
-    cv2.putText(cell, "P", (1, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (20, 20, 20), 2, cv2.LINE_AA)
-    picture[r * R.CELL:(r + 1) * R.CELL, c * R.CELL:(c + 1) * R.CELL] = cell
-
-
-def test_a_letter_beside_a_bar_read_as_an_i_in_doubt_is_read_on_a_square_of_the_tiles_colour():
-    board = R.as_board(board_picture()[0]).copy()
-    c = R.CELL
-    tile_face = np.median(board[9 * c:10 * c, 2 * c:3 * c].reshape(-1, 3), axis=0)     # the K's tile
-    _bar_beside_a_p(board, 9, 2, tile_face)
-    tiles = {(9, 2)} | {(r, k) for r in range(15) for k in range(15) if LABELS[r][k] not in ".?"}
-    reader = _reader_with_square_kinds(lambda rc: "tile" if rc in tiles else "empty")
-    rd = reader.read(board, orient=False)
-    assert rd.labels[9][2] == "P"              # the bar alone reads as an I, under 0.7
-    assert rd.labels[9][:5] == LABELS[9][:2] + "P" + LABELS[9][3:5]
-
-
 def _plain_board(square, double_word) -> BoardStyle:
     """A board without print: its plain squares' and double-word squares' colours as given."""
     return BoardStyle(square=square, line=(240, 245, 245), line_w=0.05,

@@ -530,10 +530,6 @@ SECOND_LOOK_LETTER = 0.5
 # Ink the letter model gives OTHER_NONE or more to "no letter", with a peak of OTHER_PEAK or more,
 # is cut again around the next OTHER_RANKS components; one read as a letter with OTHER_SURE wins
 OTHER_NONE, OTHER_PEAK, OTHER_RANKS, OTHER_SURE = 0.5, 60.0, 2, 0.8
-# ... and ink read as a letter in doubt (no letter this sure): the gap and shadow between two
-# tiles, one sitting off its square, make a bar in the square's middle that reads as an I at
-# 0.5-0.7, while the shifted tile's letter lies beside it (a P read as I on a tuning board)
-OTHER_DOUBT = 0.9
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
@@ -1042,12 +1038,12 @@ class BoardReader:
             T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
             self.tile_lab = T if self.tile_lab is None else 0.7 * self.tile_lab + 0.3 * T
         T = self.tile_lab
-        # strong ink the model calls no letter, or a letter in doubt, on a square of the tiles'
-        # colour: a tile sitting off its square, whose edge outscored its letter?  (before the
-        # features, which describe the glyph kept)
+        # strong ink the model calls no letter on a square of the tiles' colour: a tile sitting
+        # off its square, whose edge outscored its letter?  (before the features, which describe
+        # the glyph kept)
         if T is not None:
-            odd = [rc for rc, p in probs.items() if (p[-1] >= OTHER_NONE or p[:-2].max() < OTHER_DOUBT)
-                   and peak[rc] >= OTHER_PEAK and np.linalg.norm(face[rc] - T) < TILE_NEAR]
+            odd = [rc for rc, p in probs.items() if p[-1] >= OTHER_NONE and peak[rc] >= OTHER_PEAK
+                   and np.linalg.norm(face[rc] - T) < TILE_NEAR]
             for rc in self._other_components(an, pol, odd, probs, gmap) if odd else ():
                 p = probs[rc]
                 j = int(np.argmax(p[:-2]))
