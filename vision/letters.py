@@ -9,11 +9,13 @@ Pipeline for one square (a colour or grey crop of about one cell, any size >= 16
    when there is no ink (an empty square, a blank tile).
 2. The glyph is scaled (aspect kept) into a 28x28 box; ``features`` = HOG + 14x14 pixels +
    shape numbers (aspect, size in the cell, components).
-3. A small two-layer perceptron (numpy, weights in ``vision/models/letters.npz``, trained by
-   ``calibration/train_letters.py`` on rendered tiles only) gives a probability for every
-   letter of the trained alphabet and for two "not a letter" classes: ``ROT`` (a letter on
-   its side or upside down: used to find which side of the board is up) and ``NONE`` (ink
-   that is not a letter: premium-square print, the centre star, grain, a hand's edge).
+3. A small CNN (numpy, weights in ``vision/models/letters.npz``, trained by
+   ``calibration/train_letters.py`` on rendered tiles only; a two-layer perceptron on the
+   features above can be trained instead) gives a probability for every letter of the trained
+   alphabet and for two "not a letter" classes: ``ROT`` (a letter on its side or upside down:
+   used to find which side of the board is up) and ``NONE`` (ink that is not a letter:
+   premium-square print, the centre star, grain, a hand's edge).  The file holds a second fit
+   of the network, asked about the letters the first doubts (``LetterModel.second``).
 4. Optional per-set prototypes (``vision/models`` is generic; a :class:`Prototypes` set comes
    from the players' own tiles, see ``calibration/set_profile.py``) are mixed in by nearest
    neighbour in the perceptron's hidden space.
@@ -676,9 +678,10 @@ class LetterModel:
         """(logits, hidden-layer embedding) for glyph images (n, 28, 28) and meta rows (n, 5).
 
         With a :attr:`second` fit, a glyph this fit takes for a letter (ROT and NONE together
-        under a half) but whose best class is under ``SECOND_OPINION_BELOW`` gets the mean of the two fits' log-probabilities as its logits (a softmax of them is
-        the two fits' normalised geometric mean); the embedding is always this fit's, so
-        per-set prototypes do not depend on the second fit.
+        under a half) but whose best class is under ``SECOND_OPINION_BELOW`` gets the mean of
+        the two fits' log-probabilities as its logits (their softmax is the two fits'
+        normalised geometric mean); the embedding is always this fit's, so per-set prototypes
+        do not depend on the second fit.
         """
         logits, hidden = self._forward(images, meta)
         if self.second is None or not len(logits):
