@@ -218,7 +218,7 @@ def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.
 
 def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **kw) -> SetProfile:
     """Learn a set from a photo of its tile sheet (board located automatically, or ``corners``)."""
-    return calibrate_rectified(R.rectify_photo(image, "tile sheet", corners), letters, blanks, **kw)
+    return calibrate_rectified(R.split_surround(R.rectify_photo(image, "tile sheet", corners))[0], letters, blanks, **kw)
 
 
 def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.stdout, *, blanks: int = 1,

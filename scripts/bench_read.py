@@ -117,7 +117,7 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
                           values=None if printed is None else {k: str(v) for k, v in printed.items()})
         cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
-        rect = rectify(sc.frame, corners, R.CELL)
+        rect = R.rectify_board(sc.frame, corners)
         ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
         reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
         try:
@@ -182,7 +182,7 @@ def bench_speed(n: int, seed: int) -> str:
             except Exception:
                 corners = sc.corners
         t1 = time.perf_counter()
-        rect = rectify(sc.frame, corners, R.CELL)
+        rect = R.rectify_board(sc.frame, corners)
         reader.read(rect)
         t2 = time.perf_counter()
         full.append((t2 - t0) * 1000)
@@ -190,7 +190,7 @@ def bench_speed(n: int, seed: int) -> str:
         # tracked: same corners, new frame with a little noise -> rectify + read again
         f2 = np.clip(sc.frame.astype(np.int16) + rng.integers(-2, 3, sc.frame.shape), 0, 255).astype(np.uint8)
         t3 = time.perf_counter()
-        reader.read(rectify(f2, corners, R.CELL))
+        reader.read(R.rectify_board(f2, corners))
         reread.append((time.perf_counter() - t3) * 1000)
     return (f"speed (one core, {n} frames 1920x1080; locator found {located}/{n}): "
             f"locate {np.median(loc_ms):.1f} ms, locate+rectify+read {np.median(full):.1f} ms median "

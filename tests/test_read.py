@@ -15,7 +15,7 @@ import pytest
 from vision import read as R
 from vision.errors import VisionError
 from vision.geometry import rectify
-from vision.render import BoardStyle, TileStyle, font_paths, render_board
+from vision.render import BoardStyle, TileStyle, font_paths, render_board, tile_face
 
 ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 FONTS = font_paths("basic")
@@ -714,6 +714,49 @@ def test_a_letter_beside_ink_that_outscored_it_is_read_on_a_square_of_the_tiles_
     rd = _reader_with_square_kinds(lambda rc: "tile" if rc in tiles else "empty").read(board, orient=False)
     assert rd.labels[9][2] == "T"              # the blob reads as no letter; the T beside it does
     assert rd.labels[12][4] == R.COVERED       # not the tiles' colour: the blob is not looked past
+
+
+def _tile_hanging_over_the_right_edge(letter: str, shift: int, row: int = 7) -> np.ndarray:
+    """The test board picture with MARGIN px of frame round the grid (what rectify_board
+    gives), and a tile on the right-hand edge square of ``row`` pushed ``shift`` px outwards."""
+    board, _ = board_picture()
+    m = R.MARGIN
+    picture = cv2.copyMakeBorder(board, m, m, m, m, cv2.BORDER_CONSTANT, value=(35, 30, 180))
+    tile = tile_face(letter, "1", TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=FONTS[1], value_size=0.22),
+                     36, np.random.default_rng(0))
+    y0, x0 = m + row * R.CELL + 2, m + 14 * R.CELL + 2 + shift
+    h, w = tile.shape[0], min(tile.shape[1], picture.shape[1] - x0)
+    a = tile[:h, :w, 3:].astype(np.float32) / 255
+    picture[y0:y0 + h, x0:x0 + w] = (tile[:h, :w, :3] * a + picture[y0:y0 + h, x0:x0 + w] * (1 - a)).astype(np.uint8)
+    return picture
+
+
+def test_a_tile_hanging_over_the_boards_edge_is_read_from_the_photo_round_the_grid():
+    picture = _tile_hanging_over_the_right_edge("L", shift=10)      # its foot past the grid's edge
+    assert picture.shape[:2] == (R.SURROUNDED, R.SURROUNDED)
+    rd = R.BoardReader(ENGLISH).read(picture, orient=False)
+    assert rd.labels[7][14] == "L" and rd.confidence[7, 14] >= 0.9
+    # the grid alone: the edge pixels repeated cut the foot off, and the L is not sure
+    grid_only = np.ascontiguousarray(picture[R.MARGIN:-R.MARGIN, R.MARGIN:-R.MARGIN])
+    assert R.BoardReader(ENGLISH).read(grid_only, orient=False).labels[7][14] != "L"
+
+
+def test_the_board_with_the_photo_round_it_reads_as_the_grid_alone_when_nothing_hangs_over():
+    img, corners, _ = render_board(LABELS, classic_board(), maple(), np.random.default_rng(0), cell=40,
+                                   placement_jitter=0.0)
+    surrounded = R.rectify_board(img, corners)
+    assert surrounded.shape[:2] == (R.SURROUNDED, R.SURROUNDED)
+    assert R.BoardReader(ENGLISH).read(surrounded).labels == R.BoardReader(ENGLISH).read(
+        rectify(img, corners, R.CELL)).labels
+    # every letter right (the maple blank on this beige board is the known weak spot, cold)
+    assert [w for w in wrong_squares(LABELS, R.BoardReader(ENGLISH).read(surrounded).labels) if w[2] != "?"] == []
+
+
+def test_a_surrounded_empty_board_can_be_the_reference():
+    img, corners, _ = render_board(EMPTY, classic_board(), maple(), np.random.default_rng(1), cell=40)
+    reader = R.BoardReader(ENGLISH, reference=R.rectify_board(img, corners))
+    assert reader._ref_raw.shape[:2] == (15 * R.CELL, 15 * R.CELL)
+    assert np.array_equal(reader._ref_raw, R.as_board(rectify(img, corners, R.CELL)))
 
 
 def _plain_board(square, double_word) -> BoardStyle:

@@ -58,6 +58,11 @@ PLAIN = np.array([[ch == "." for ch in row] for row in PREMIUM_LAYOUT], bool)
 GRID = 15
 CELL = 40            # px per square in the rectified board the reader works on
 CROP_MARGIN = 0.12   # the crop read for one square reaches this far (x cell) past its sides
+MARGIN = int(round(CROP_MARGIN * CELL))   # px: the crops' reach past the grid, 5 at 40 px a square
+# A picture of this side is the grid plus MARGIN px of the photo round it (:func:`rectify_board`):
+# edge squares are then cut with what lies round the grid (a tile hanging over the board's edge
+# keeps its letter) instead of the grid's outermost pixels repeated.
+SURROUNDED = GRID * CELL + 2 * MARGIN
 EMPTY, BLANK, COVERED = ".", "?", "#"
 KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
@@ -226,9 +231,19 @@ class Analysis:
     black-hat costs ~2 ms where one per crop cost ~0.08 ms each, 50-100 of them on a first frame.
     """
 
-    def __init__(self, rect: np.ndarray):
+    def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None):
+        """``surround``: the same board with MARGIN px of the photo round the grid (side
+        SURROUNDED), what edge squares' crops are cut from; without it the grid's edge is
+        repeated."""
         self.rect = as_board(rect)
-        self.gray = cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY)
+        self.surround = surround
+        self._pad: np.ndarray | None = None
+        if surround is not None and self.rect.shape[0] + 2 * MARGIN == surround.shape[0]:
+            # one grey conversion for both (it is pixel by pixel: the same numbers)
+            self._pad = cv2.cvtColor(surround, cv2.COLOR_BGR2GRAY)
+            self.gray = np.ascontiguousarray(self._pad[MARGIN:-MARGIN, MARGIN:-MARGIN])
+        else:
+            self.gray = cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(self.rect, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
         self.small_bgr = small
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -246,7 +261,6 @@ class Analysis:
         self.std = g.std(axis=(2, 3))
         self.m = int(round(CROP_MARGIN * CELL))
         self.s = CELL + 2 * self.m
-        self._pad: np.ndarray | None = None
         self._peak: dict[int, np.ndarray] = {}
         self._face: dict[int, np.ndarray] = {}
         self._ink: dict[int, np.ndarray] = {}          # whole-board ink (padded like crop_gray)
@@ -311,6 +325,16 @@ class Analysis:
             w = sel.astype(np.float32)[..., None]
             self._face[polarity] = (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
         return self._face[polarity]
+
+
+def split_surround(picture):
+    """(the grid, the picture with its surround or None): a SURROUNDED-px picture is the grid
+    plus MARGIN px round it (:func:`rectify_board`)."""
+    if isinstance(picture, np.ndarray) and picture.ndim == 3 and picture.shape[:2] == (SURROUNDED, SURROUNDED) \
+            and picture.shape[2] == 3 and picture.dtype == np.uint8:
+        surround = np.ascontiguousarray(picture)
+        return surround[MARGIN:-MARGIN, MARGIN:-MARGIN], surround
+    return picture, None
 
 
 def _touches_side(g: L.Glyph, side: int) -> bool:
@@ -579,7 +603,7 @@ class BoardReader:
 
         It is turned together with the frames once the reader knows which side is up.
         """
-        self._ref_raw = None if rect_empty is None else as_board(rect_empty)
+        self._ref_raw = None if rect_empty is None else as_board(split_surround(rect_empty)[0])
         self._ref_k = None
         self.reference = None if rect_empty is None else Analysis(self._ref_raw)
         self._ref_k = 0
@@ -703,7 +727,8 @@ class BoardReader:
 
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
         """Analysis of the board turned by k, reusing the glyphs and logits already found."""
-        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)))
+        surround = None if an.surround is None else np.ascontiguousarray(np.rot90(an.surround, k))
+        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround)
         pol = self.polarity
         if pol in an._ink:        # the ink the glyphs were cut from, turned with them
             turned._ink[pol] = np.ascontiguousarray(np.rot90(an._ink[pol], k))
@@ -721,10 +746,14 @@ class BoardReader:
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
-        """Read one rectified board picture (turned upright when ``orient``)."""
+        """Read one rectified board picture (turned upright when ``orient``).
+
+        A picture SURROUNDED px a side (:func:`rectify_board`) is the grid plus MARGIN px of
+        the photo round it; any other size is the grid alone."""
         t0 = time.perf_counter()
+        rect, surround = split_surround(rect)
         rect = as_board(rect)
-        an = Analysis(rect)
+        an = Analysis(rect, surround)
         _check_picture(an)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
@@ -1471,7 +1500,7 @@ class Stabiliser:
         return self._add(reading)
 
     def _moving(self, rect: np.ndarray) -> bool:
-        small = cv2.resize(cv2.cvtColor(as_board(rect), cv2.COLOR_BGR2GRAY), (75, 75),
+        small = cv2.resize(cv2.cvtColor(as_board(split_surround(rect)[0]), cv2.COLOR_BGR2GRAY), (75, 75),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         prev, self._small = self._small, small
         if prev is not None and float(np.abs(small - prev).mean()) > self.motion:
@@ -1517,17 +1546,24 @@ def _load(path) -> np.ndarray:
     return img
 
 
-def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.ndarray:
-    """Find the board in a photo (or use ``corners``: TL TR BR BL grid corners) and rectify it."""
+def rectify_board(image: np.ndarray, corners) -> np.ndarray:
+    """The grid (TL TR BR BL corners in ``image``) warped to CELL px a square with MARGIN px of
+    the photo round it: what :meth:`BoardReader.read` reads best."""
     from vision.geometry import rectify
-    if corners is not None:
-        return rectify(image, np.asarray(corners, np.float64).reshape(4, 2), CELL)
-    try:
-        from vision.locate import locate_board
-    except ImportError as e:  # pragma: no cover
-        raise VisionError("The board locator is not available.", "no-board") from e
-    loc = locate_board(image, name)
-    return loc.rectify(image, CELL)
+
+    return rectify(image, np.asarray(corners, np.float64).reshape(4, 2), CELL, margin_cells=MARGIN / CELL)
+
+
+def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.ndarray:
+    """Find the board in a photo (or use ``corners``: TL TR BR BL grid corners) and rectify it
+    as :func:`rectify_board` does (the grid and MARGIN px round it)."""
+    if corners is None:
+        try:
+            from vision.locate import locate_board
+        except ImportError as e:  # pragma: no cover
+            raise VisionError("The board locator is not available.", "no-board") from e
+        corners = locate_board(image, name).corners
+    return rectify_board(image, corners)
 
 
 def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = None, corners=None,
