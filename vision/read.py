@@ -1,7 +1,9 @@
 """Reading the squares of a rectified board: empty, a tile and its letter, a blank, or covered.
 
 Input is a *rectified* board: a square picture of the 15x15 grid (``vision.geometry.rectify``
-or ``BoardLocation.rectify``), any size (it is brought to 40 px per square).  Output per
+or ``BoardLocation.rectify``), any size (it is brought to 40 px per square) -- or, better,
+:func:`rectify_board`'s picture of the grid with 5 px of the photo round it, from which the
+edge squares are cut (a tile hanging over the board's edge keeps its letter).  Output per
 square: ``.`` empty, an upper-case letter, ``?`` a blank tile, ``#`` cannot be read now
 (covered by a hand or an object, or too unsure to say) -- never a guess shown as fact; the
 best guess and a confidence are kept beside it.
