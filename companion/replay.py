@@ -102,11 +102,11 @@ class CameraTable:
     def rectified(self, frame):
         """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
         from vision.errors import VisionError
-        from vision.read import CELL, MARGIN
+        from vision.read import rectify_board
 
         try:
             # the grid and a few pixels of the photo round it: edge squares are cut from the photo
-            return self.tracker.update(frame.image, frame.name).rectify(frame.image, CELL, MARGIN / CELL)
+            return rectify_board(frame.image, self.tracker.update(frame.image, frame.name).corners)
         except VisionError as exc:
             self.error(frame.name, str(exc))
             return None

@@ -261,7 +261,7 @@ class Analysis:
         g = _cells(self.half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
         self.mid_gray = g
         self.std = g.std(axis=(2, 3))
-        self.m = int(round(CROP_MARGIN * CELL))
+        self.m = MARGIN
         self.s = CELL + 2 * self.m
         self._peak: dict[int, np.ndarray] = {}
         self._face: dict[int, np.ndarray] = {}
