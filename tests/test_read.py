@@ -961,3 +961,75 @@ def test_an_arm_of_its_own_colour_read_as_empty_squares_is_one_piece_with_the_ha
                                    "empty" if LABELS[rc[0]][rc[1]] == "." else "tile").read(board, orient=False)
     assert all(rd.labels[r][k] == R.COVERED for r, k in arm), [rd.labels[r][k] for r, k in arm]
     assert all(rd.labels[r][k] == R.EMPTY for r, k in patch)
+
+
+def pink_on_lime() -> TileStyle:
+    """Ink of another hue but as light as the face: the grey picture shows no letter."""
+    return TileStyle(face=(31, 210, 165), ink=(209, 122, 248), font=FONTS[1])
+
+
+def test_letters_as_light_as_their_face_are_read_along_the_colour_axis_they_differ_on(monkeypatch):
+    board, _ = board_picture(tile=pink_on_lime())
+    grey = R.grey_weights(R.Analysis(board).small_bgr)
+    assert grey is not None and abs(float(np.linalg.norm(grey[:3])) - 1) < 1e-6
+    rd = R.read_board(board, ENGLISH)
+    bad = wrong_squares(LABELS, rd.labels)
+    assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad
+    # in plain lightness the same board is mostly unread, and tiles are taken for empty squares
+    monkeypatch.setattr(R, "grey_weights", lambda small: None)
+    grey = wrong_squares(LABELS, R.read_board(board, ENGLISH).labels)
+    assert len(grey) > 3 * len(bad) + 10
+
+
+def test_letters_darker_or_lighter_than_their_face_are_read_in_plain_lightness(pictures):
+    board, empty = pictures
+    assert R.grey_weights(R.Analysis(board).small_bgr) is None
+    assert R.grey_weights(R.Analysis(empty).small_bgr) is None
+    light_on_dark = TileStyle(face=(40, 30, 25), ink=(235, 240, 240), font=FONTS[1])
+    assert R.grey_weights(R.Analysis(board_picture(tile=light_on_dark)[0]).small_bgr) is None
+
+
+def test_the_reference_is_seen_along_the_same_colour_axis_as_the_board():
+    board, _ = board_picture(tile=pink_on_lime())
+    empty, _ = board_picture(EMPTY)
+    reader = R.BoardReader(ENGLISH, reference=empty)
+    rd = reader.read(board)
+    assert reader.grey is not None and reader.reference.grey is reader.grey
+    bad = wrong_squares(LABELS, rd.labels)
+    assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad
+
+
+def test_a_new_game_forgets_the_colour_axis(pictures):
+    board, _ = board_picture(tile=pink_on_lime())
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    assert reader.grey is not None
+    reader.reset()
+    assert reader.grey is None
+    classic, _ = pictures
+    assert wrong_squares(LABELS, reader.read(classic).labels) == wrong_squares(LABELS, R.read_board(classic, ENGLISH).labels)
+    assert reader.grey is None
+
+
+def test_a_dark_picture_is_refused_though_the_letters_are_read_along_a_colour_axis():
+    board, _ = board_picture(tile=pink_on_lime())
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    assert reader.grey is not None
+    with pytest.raises(VisionError) as e:
+        reader.read((board * 0.1).astype(np.uint8))
+    assert e.value.reason == "dark"
+
+
+def test_dark_letters_on_dim_red_tiles_under_a_weak_lamp_are_read_with_the_lightness_stretched(monkeypatch):
+    red = TileStyle(face=(68, 69, 157), ink=(13, 0, 26), font=FONTS[1])
+    board, _ = board_picture(tile=red)
+    dim = cv2.GaussianBlur(board.astype(np.float32) * 0.35, (0, 0), 1.5).astype(np.uint8)
+    grey = R.grey_weights(R.Analysis(dim).small_bgr)
+    assert grey is not None and grey[3] == 0 and float(grey[:3].sum()) > 1.5      # lightness, stretched
+    bad = wrong_squares(LABELS, R.read_board(dim, ENGLISH).labels)
+    assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 3, bad
+    # unstretched, the letters fall under the ink thresholds: the tiles are taken for blanks
+    monkeypatch.setattr(R, "grey_weights", lambda small: None)
+    plain = wrong_squares(LABELS, R.read_board(dim, ENGLISH).labels)
+    assert sum(g == R.BLANK for *_, g in plain) >= 8, plain

@@ -233,19 +233,21 @@ class Analysis:
     black-hat costs ~2 ms where one per crop cost ~0.08 ms each, 50-100 of them on a first frame.
     """
 
-    def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None):
+    def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None, grey: np.ndarray | None = None):
         """``surround``: the same board with MARGIN px of the photo round the grid (side
         SURROUNDED), what edge squares' crops are cut from; without it the grid's edge is
-        repeated."""
+        repeated.  ``grey``: how the grey picture is made from the colours
+        (:func:`grey_weights`); None for the usual lightness."""
         self.rect = as_board(rect)
         self.surround = surround
+        self.grey = grey
         self._pad: np.ndarray | None = None
         if surround is not None and self.rect.shape[0] + 2 * MARGIN == surround.shape[0]:
             # one grey conversion for both (it is pixel by pixel: the same numbers)
-            self._pad = cv2.cvtColor(surround, cv2.COLOR_BGR2GRAY)
+            self._pad = _to_gray(surround, grey)
             self.gray = np.ascontiguousarray(self._pad[MARGIN:-MARGIN, MARGIN:-MARGIN])
         else:
-            self.gray = cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY)
+            self.gray = _to_gray(self.rect, grey)
         small = cv2.resize(self.rect, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
         self.small_bgr = small
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -327,6 +329,53 @@ class Analysis:
             w = sel.astype(np.float32)[..., None]
             self._face[polarity] = (mid * w).sum(axis=(2, 3)) / np.maximum(w.sum(axis=(2, 3)), 1)
         return self._face[polarity]
+
+
+def _to_gray(picture: np.ndarray, grey: np.ndarray | None) -> np.ndarray:
+    """The grey picture letters are read from: lightness, or ``grey`` = (B, G, R weights,
+    offset) from :func:`grey_weights`."""
+    if grey is None:
+        return cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+    return cv2.transform(picture, grey.reshape(1, 4).astype(np.float32))
+
+
+# Luma's share of the board's strongest colour contrast inside its squares under which letters
+# are read along that contrast's colour axis instead (:func:`grey_weights`).  Letters differ from
+# their tiles in lightness on nearly every set (luma holds 40-100 % of the contrast on the
+# tuning boards: dark or light ink, coloured or not); ink of another hue but the same lightness
+# as its face (pink on lime) leaves the grey picture blank and every tile unread.
+INK_AXIS_SHARE = 0.25
+_LUMA_BGR = np.array([0.114, 0.587, 0.299])       # OpenCV's BGR -> grey weights
+_LUMA = _LUMA_BGR / np.linalg.norm(_LUMA_BGR)
+# A dim board (the brightest 1 % of it under DIM_TOP) is read with its lightness stretched so
+# that those reach DIM_TARGET (at most DIM_GAIN times): the ink thresholds are in grey levels,
+# and dark letters on a dim red tile under a weak lamp fell under them (read as blank tiles).
+DIM_TOP, DIM_TARGET, DIM_GAIN = 140, 200, 2.5
+
+
+def grey_weights(small_bgr: np.ndarray) -> np.ndarray | None:
+    """(B, G, R weights, offset) of the grey picture letters are read from, or None for plain
+    lightness (nearly every board).  ``small_bgr``: the board at SMALL px a square
+    (:attr:`Analysis.small_bgr`).
+
+    The colour spread inside each square's middle (its own mean taken off, so the board's and
+    the premium squares' colours do not count; the grid lines lie outside it) is summed over the
+    board: on tiles it is ink against face.  When luma holds under INK_AXIS_SHARE of the spread
+    along its main axis, letters are read along that axis (unit weights, the sign that keeps
+    light things light, the board's mean colour at mid-grey).  Otherwise a dim board's lightness
+    is stretched (DIM_TOP).
+    """
+    v = _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].reshape(GRID * GRID, -1, 3)
+    d = (v - v.mean(axis=1, keepdims=True)).reshape(-1, 3)
+    cov = d.T @ d
+    w, vecs = np.linalg.eigh(cov)
+    if w[-1] > 0 and float(_LUMA @ cov @ _LUMA) < INK_AXIS_SHARE * w[-1]:
+        e = vecs[:, -1] if vecs[:, -1] @ _LUMA >= 0 else -vecs[:, -1]
+        return np.append(e, 128.0 - float(e @ v.reshape(-1, 3).mean(axis=0)))
+    top = percentiles_u8(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), (99,))[0]
+    if top < DIM_TOP:
+        return np.append(min(DIM_GAIN, DIM_TARGET / max(top, 1.0)) * _LUMA_BGR, 0.0)
+    return None
 
 
 def split_surround(picture):
@@ -592,6 +641,8 @@ class BoardReader:
         self.polarity: int | None = getattr(profile, "polarity", None) or None
         self.orientation: int | None = None
         self.tile_lab: np.ndarray | None = None if profile is None else getattr(profile, "tile_lab", None)
+        self.grey: np.ndarray | None = None          # how letters' grey picture is made (grey_weights)
+        self._grey_known = False
         self.reference: Analysis | None = None
         self._ref_raw: np.ndarray | None = None
         self._ref_k: int | None = None
@@ -607,20 +658,31 @@ class BoardReader:
         """
         self._ref_raw = None if rect_empty is None else as_board(split_surround(rect_empty)[0])
         self._ref_k = None
-        self.reference = None if rect_empty is None else Analysis(self._ref_raw)
+        self.reference = None if rect_empty is None else Analysis(self._ref_raw, grey=self.grey)
         self._ref_k = 0
         self._prev = None
 
     def _turn_reference(self, k: int) -> None:
         if self._ref_raw is not None and self._ref_k != k:
-            self.reference = Analysis(np.ascontiguousarray(np.rot90(self._ref_raw, k)))
+            self.reference = Analysis(np.ascontiguousarray(np.rot90(self._ref_raw, k)), grey=self.grey)
             self._ref_k = k
+
+    def _set_grey(self, grey: np.ndarray | None) -> None:
+        """Make the letters' grey picture with ``grey`` from now on (the reference too)."""
+        changed = (grey is None) != (self.grey is None) or (grey is not None and not np.allclose(grey, self.grey))
+        self.grey, self._grey_known = grey, True
+        if changed:
+            k, self._ref_k = self._ref_k or 0, None
+            self._turn_reference(k)   # the reference seen again the new way
+            self._prev = None
 
     def reset(self) -> None:
         """Forget polarity, orientation, tile colour and the previous frame (new game, new set)."""
         self.polarity = getattr(self.profile, "polarity", None) or None
         self.orientation = None
         self.tile_lab = None if self.profile is None else getattr(self.profile, "tile_lab", None)
+        self._set_grey(None)
+        self._grey_known = False
         self._prev = None
         self._turn_reference(0)
 
@@ -755,7 +817,12 @@ class BoardReader:
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
-        an = Analysis(rect, surround)
+        an = Analysis(rect, surround, self.grey)
+        if not self._grey_known:
+            _check_picture(an)               # in plain lightness first: a dark or blurred picture is refused
+            self._set_grey(grey_weights(an.small_bgr))
+            if self.grey is not None:
+                an = Analysis(rect, surround, self.grey)
         _check_picture(an)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
@@ -776,6 +843,7 @@ class BoardReader:
             # letters read: decide polarity and orientation afresh on the next picture.
             self.polarity = getattr(self.profile, "polarity", None) or None
             self.orientation = None
+            self._grey_known = False
         reading.ms = (time.perf_counter() - t0) * 1000
         return reading
 
@@ -1416,7 +1484,8 @@ def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = N
 
 def _check_picture(an: Analysis) -> None:
     """Refuse boards nobody could read: too dark, washed out, blurred."""
-    g = an.gray
+    # how light the picture is, however the letters' grey picture is made
+    g = an.gray if an.grey is None else cv2.cvtColor(an.small_bgr, cv2.COLOR_BGR2GRAY)
     hi, lo = percentiles_u8(g, (95, 5))
     if hi < 40:
         raise VisionError(f"The board is too dark to read (brightest parts at {hi:.0f}/255); "
