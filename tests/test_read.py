@@ -1033,3 +1033,30 @@ def test_dark_letters_on_dim_red_tiles_under_a_weak_lamp_are_read_with_the_light
     monkeypatch.setattr(R, "grey_weights", lambda small: None)
     plain = wrong_squares(LABELS, R.read_board(dim, ENGLISH).labels)
     assert sum(g == R.BLANK for *_, g in plain) >= 8, plain
+
+
+def test_glare_is_measured_in_plain_lightness_when_the_grey_picture_is_stretched():
+    board, _ = board_picture()
+    dim = (board.astype(np.float32) * 0.6).astype(np.uint8)
+    an = R.Analysis(dim, grey=R.grey_weights(R.Analysis(dim).small_bgr))
+    assert an.grey is not None
+    plain = R.Analysis(dim)
+    assert np.allclose(an.light_mid(), plain.mid_gray, atol=1.0)
+    assert not np.allclose(an.mid_gray, plain.mid_gray, atol=10.0)
+
+
+def test_tiles_white_enough_to_clip_are_told_from_a_glare_spot_by_the_letter_tiles_faces(pictures):
+    white = TileStyle(face=(250, 252, 252), ink=(20, 20, 20), font=FONTS[1])
+    board, _ = board_picture(tile=white)
+    bright = np.clip(board.astype(np.float32) * 1.2, 0, 255).astype(np.uint8)
+    an = R.Analysis(bright)
+    glared = R._glared(an)
+    assert glared[8, 11]                                     # the blank tile clips
+    assert R._white_tiles(an, glared, LABELS)                # ... and so do the letter tiles' faces
+    # a glare spot on the maple set's board clips the squares under it, not the tiles' faces
+    maple_board, _ = pictures
+    spot = maple_board.copy()
+    spot[11 * R.CELL:14 * R.CELL, 2 * R.CELL:6 * R.CELL] = 255
+    an = R.Analysis(spot)
+    assert R._glared(an)[12, 3] and not R._white_tiles(an, R._glared(an), LABELS)
+    assert not R._white_tiles(an, np.zeros((15, 15), bool), LABELS)

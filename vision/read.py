@@ -319,6 +319,15 @@ class Analysis:
                 d[(r, c)] = g
         return d[(r, c)]
 
+    def light_mid(self) -> np.ndarray:
+        """:attr:`mid_gray` in plain lightness, whatever :attr:`grey` makes the grey picture
+        (how light a square is, for glare: a stretched or hue-axis grey is not)."""
+        if self.grey is None:
+            return self.mid_gray
+        half = cv2.resize(cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY), (GRID * HALF, GRID * HALF),
+                          interpolation=cv2.INTER_AREA)
+        return _cells(half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
+
     def face_lab(self, polarity: int) -> np.ndarray:
         """(15, 15, 3) mean Lab of each square's middle on the face side of its median."""
         if polarity not in self._face:
@@ -594,6 +603,9 @@ VALUE_RIVAL = 0.01    # ... and a runner-up letter this likely is worth other po
 # lamp, has the glare too, and comparing with it already tells (the rule there only turned 1.4 %
 # of rightly read empty squares into '#' on the tuning boards).
 GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
+# ... but when the letter tiles' faces clip too (white tiles under a bright lamp), a clipped
+# square the square model calls a blank with WHITE_BLANK or more is a blank tile
+WHITE_BLANK = 0.9
 # A letter in doubt is cut again at these ink thresholds (fractions of its strongest ink; the
 # usual cut is at letters.THRESHOLD_AT = 0.25) and the readings averaged.  On the tuning boards
 # (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and
@@ -950,13 +962,16 @@ class BoardReader:
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         if ref is None:
             glared = _glared(an)
+            # on a set whose tiles are white enough to clip, a clipped square the square model
+            # calls a blank tile for sure is one: the letter tiles round it clip as well
+            white = _white_tiles(an, glared, out_labels)
             for r, c in zip(*np.nonzero(glared)):
-                if out_labels[r][c] in (EMPTY, BLANK):
+                if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not (white and conf[r, c] >= WHITE_BLANK)):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
             # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
             for r, c in zip(*np.nonzero(_beside(glared))):
-                if out_labels[r][c] == BLANK:
+                if out_labels[r][c] == BLANK and not (white and conf[r, c] >= WHITE_BLANK):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
             # slopes across it beside an empty square much brighter than its kind's
@@ -1374,8 +1389,22 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
 def _glared(an: Analysis) -> np.ndarray:
     """(15, 15): squares whose middle is clipped white (GLARE_SHARE of it at GLARE_LEVEL or
     more), unless so many are that the board itself is white (more than GLARE_SPOT of it)."""
-    clipped = (an.mid_gray >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
+    clipped = (an.light_mid() >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
     return clipped if clipped.mean() <= GLARE_SPOT else np.zeros_like(clipped)
+
+
+def _white_tiles(an: Analysis, glared: np.ndarray, labels) -> bool:
+    """Whether the set's tiles clip white themselves: on most squares showing a letter (at
+    least three), the lightest tenth of the middle -- the face, not the ink -- is at
+    GLARE_LEVEL.  A glare spot clips the few tiles under it, not the set's tiles all over."""
+    if not glared.any():
+        return False
+    letters = np.array([[ch not in (EMPTY, BLANK, COVERED) for ch in row] for row in labels])
+    if letters.sum() < 3:
+        return False
+    mid = an.light_mid()[letters].reshape(int(letters.sum()), -1)
+    k = int(0.9 * (mid.shape[1] - 1))
+    return float(np.median(np.partition(mid, k, axis=1)[:, k])) >= GLARE_LEVEL
 
 
 def _light_slope(an: Analysis) -> np.ndarray:
