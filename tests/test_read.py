@@ -1060,3 +1060,25 @@ def test_tiles_white_enough_to_clip_are_told_from_a_glare_spot_by_the_letter_til
     an = R.Analysis(spot)
     assert R._glared(an)[12, 3] and not R._white_tiles(an, R._glared(an), LABELS)
     assert not R._white_tiles(an, np.zeros((15, 15), bool), LABELS)
+
+
+
+def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about(pictures, monkeypatch):
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    x_glyph, i_glyph = an.glyph(1, 6, 7), an.glyph(1, 2, 6)      # the X of WAX, the I of QUIZ
+    fresh = np.ones((15, 15), bool)
+    # the ink that scored next in the I's crop reads as another letter (an X): a tile sitting off
+    # its square, the board in the gap beside it kept as an I
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [x_glyph])
+    assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == [(2, 6)]
+    assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.95)) == []   # read surely
+    fresh[2, 6] = False                                          # kept from the previous frame
+    assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
+    fresh[2, 6] = True
+    # another I in the crop, or nothing else there: the I stands
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [i_glyph])
+    assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [])
+    assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []

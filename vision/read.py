@@ -617,6 +617,8 @@ SECOND_LOOK_LETTER = 0.5
 # Ink the letter model gives OTHER_NONE or more to "no letter", with a peak of OTHER_PEAK or more,
 # is cut again around the next OTHER_RANKS components; one read as a letter with OTHER_SURE wins
 OTHER_NONE, OTHER_PEAK, OTHER_RANKS, OTHER_SURE = 0.5, 60.0, 2, 0.8
+# a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
+BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
@@ -830,12 +832,12 @@ class BoardReader:
         rect, surround = split_surround(rect)
         rect = as_board(rect)
         an = Analysis(rect, surround, self.grey)
+        _check_picture(an)                   # in plain lightness first: a dark or blurred picture is refused
         if not self._grey_known:
-            _check_picture(an)               # in plain lightness first: a dark or blurred picture is refused
             self._set_grey(grey_weights(an.small_bgr))
             if self.grey is not None:
                 an = Analysis(rect, surround, self.grey)
-        _check_picture(an)
+                _check_picture(an)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
         k = 0
@@ -942,6 +944,9 @@ class BoardReader:
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
         if cells:                                     # already; the checks below look at the rest
             fresh[tuple(np.array(cells).T)] = True
+        if cells:
+            for r, c in self._bar_beside_a_letter(an, pol, fresh, out_labels, conf):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if ref is None and self.tile_lab is None and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
@@ -1215,6 +1220,30 @@ class BoardReader:
             self._second_look(an, pol, doubtful, probs, best, second)
         self._second = second
         return X, probs, best
+
+    def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
+        """Squares read as a bar letter (BAR_LETTERS, shown with under BAR_CHECK) whose crop
+        holds another letter: the ink
+        component that scored next (:func:`letters.other_glyphs`) reads as a different letter
+        with BAR_RIVAL or more.  A tile sitting off its square shows the board in the gap beside
+        it as a bar, more central than its own letter (an X, a G read as I); a real I has no
+        rival letter in its crop.  Such squares are asked about, not guessed."""
+        cand = [(r, c) for r in range(GRID) for c in range(GRID)
+                if fresh[r, c] and labels[r][c] in BAR_LETTERS and conf[r, c] < BAR_CHECK]
+        glyphs, owner = [], []
+        for rc in cand:
+            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=1):
+                glyphs.append(g)
+                owner.append(rc)
+        if not glyphs:
+            return []
+        P, classes = self._classify(glyphs, True)
+        out = []
+        for rc, p in zip(owner, P):
+            j = int(np.argmax(p[:-2]))
+            if classes[j] != labels[rc[0]][rc[1]] and float(p[j]) >= BAR_RIVAL:
+                out.append(rc)
+        return out
 
     def _other_components(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
         """For ``cells``, glyphs built around the ink components that scored next after the one
