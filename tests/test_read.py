@@ -1082,3 +1082,13 @@ def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
     monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [])
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
+
+
+def test_a_turned_board_is_read_along_the_colour_axis_it_was_found_on():
+    board, _ = board_picture(tile=pink_on_lime())
+    turned = np.ascontiguousarray(np.rot90(board, 1))
+    reader = R.BoardReader(ENGLISH)
+    rd = reader.read(turned)
+    assert rd.orientation == 3 and reader.grey is not None
+    bad = wrong_squares(LABELS, rd.labels)
+    assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad

@@ -806,7 +806,7 @@ class BoardReader:
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
         """Analysis of the board turned by k, reusing the glyphs and logits already found."""
         surround = None if an.surround is None else np.ascontiguousarray(np.rot90(an.surround, k))
-        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround)
+        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround, an.grey)
         pol = self.polarity
         if pol in an._ink:        # the ink the glyphs were cut from, turned with them
             turned._ink[pol] = np.ascontiguousarray(np.rot90(an._ink[pol], k))
