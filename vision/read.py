@@ -1221,6 +1221,17 @@ class BoardReader:
         self._second = second
         return X, probs, best
 
+    def _read_other_components(self, an: Analysis, pol: int, cells, most: int):
+        """(glyphs, their squares, letter probabilities, classes) of the glyphs built around the
+        ``most`` ink components that scored next in each square's crop (:func:`letters.other_glyphs`)."""
+        glyphs, owner = [], []
+        for rc in cells:
+            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=most):
+                glyphs.append(g)
+                owner.append(rc)
+        P, classes = self._classify(glyphs, True)
+        return glyphs, owner, P, classes
+
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
         """Squares read as a bar letter (BAR_LETTERS, shown with under BAR_CHECK) whose crop
         holds another letter: the ink
@@ -1230,14 +1241,7 @@ class BoardReader:
         rival letter in its crop.  Such squares are asked about, not guessed."""
         cand = [(r, c) for r in range(GRID) for c in range(GRID)
                 if fresh[r, c] and labels[r][c] in BAR_LETTERS and conf[r, c] < BAR_CHECK]
-        glyphs, owner = [], []
-        for rc in cand:
-            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=1):
-                glyphs.append(g)
-                owner.append(rc)
-        if not glyphs:
-            return []
-        P, classes = self._classify(glyphs, True)
+        _, owner, P, classes = self._read_other_components(an, pol, cand, 1)
         out = []
         for rc, p in zip(owner, P):
             j = int(np.argmax(p[:-2]))
@@ -1249,14 +1253,7 @@ class BoardReader:
         """For ``cells``, glyphs built around the ink components that scored next after the one
         kept (:func:`letters.other_glyphs`); one the model reads as a letter with OTHER_SURE or
         more replaces the square's glyph and probabilities.  Returns the squares changed."""
-        glyphs, owner = [], []
-        for rc in cells:
-            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=OTHER_RANKS):
-                glyphs.append(g)
-                owner.append(rc)
-        if not glyphs:
-            return []
-        P, _ = self._classify(glyphs, True)
+        glyphs, owner, P, _ = self._read_other_components(an, pol, cells, OTHER_RANKS)
         changed = []
         for g, rc, p in zip(glyphs, owner, P):
             if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
