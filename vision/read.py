@@ -410,7 +410,7 @@ ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
 ORIENT_CLEAR = 4.0   # when one turn leads by this much (about four letters' worth of confidence)
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
-POL_SURE = 0.9       # when all of the dark-ink voters' best 3/4 read over this, stop there
+POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
 
 
 def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
@@ -753,11 +753,20 @@ class BoardReader:
         return plain if len(plain) >= 3 else cells
 
     def decide_polarity(self, an: Analysis) -> int:
-        """+1 or -1: which way the letters read best over the whole board."""
-        best, score = 1, -1.0
+        """+1 or -1: which way the letters read best over the whole board.
+
+        The way whose strongest ink is stronger (the mean peak of its POL_VOTERS strongest
+        squares) is tried first: when its letters read surely the other is not tried, which saves
+        a board-wide ink picture and ten glyphs (~6 ms) on light letters too, not only dark."""
+        voters = {}
         for pol in (1, -1):
             peak = an.peak(pol)
-            cells = sorted(self._candidates(an, pol), key=lambda rc: -peak[rc])[:POL_VOTERS]
+            voters[pol] = sorted(self._candidates(an, pol), key=lambda rc: -peak[rc])[:POL_VOTERS]
+        strength = {pol: float(np.mean([an.peak(pol)[rc] for rc in cells])) if cells else 0.0
+                    for pol, cells in voters.items()}
+        best, score = 1, -1.0
+        for pol in sorted((1, -1), key=lambda q: -strength[q]):
+            cells = voters[pol]
             where, gl, p, _ = self._glyph_probs(an, pol, cells)
             if not gl:
                 continue
@@ -766,7 +775,7 @@ class BoardReader:
             if s > score:
                 best, score = pol, s
             if len(top) == 3 * POL_VOTERS // 4 and top.min() >= POL_SURE:
-                break          # dark letters that read this clearly: light ones are not tried
+                break          # letters that read this clearly: the other way is not tried
         return best
 
     def orientation_scores(self, an: Analysis, polarity: int) -> np.ndarray:
