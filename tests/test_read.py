@@ -1092,3 +1092,23 @@ def test_a_turned_board_is_read_along_the_colour_axis_it_was_found_on():
     assert rd.orientation == 3 and reader.grey is not None
     bad = wrong_squares(LABELS, rd.labels)
     assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad
+
+
+def test_the_polarity_vote_tries_the_way_with_the_stronger_ink_first_and_stops_when_it_reads_surely(pictures, monkeypatch):
+    dark_on_light, _ = pictures
+    light_on_dark, _ = board_picture(tile=TileStyle(face=(40, 30, 25), ink=(235, 240, 240), font=FONTS[1]))
+    tried = []
+    real = R.BoardReader._glyph_probs
+
+    def spy(self, an, pol, cells, upright=True):
+        tried.append(pol)
+        return real(self, an, pol, cells, upright)
+
+    monkeypatch.setattr(R.BoardReader, "_glyph_probs", spy)
+    tried.clear()
+    assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(light_on_dark)) == -1
+    assert tried == [-1]                     # light letters read surely: dark ones are not tried
+    # whichever way is tried first, a board whose first way does not read surely tries both
+    tried.clear()
+    assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(dark_on_light)) == 1
+    assert sorted(tried) in ([1], [-1, 1])
