@@ -847,7 +847,7 @@ class BoardReader:
         rect, surround = split_surround(rect)
         rect = as_board(rect)
         an = Analysis(rect, surround, self.grey)
-        _check_picture(an)                   # in plain lightness first: a dark or blurred picture is refused
+        _check_picture(an)                   # too dark (judged in plain lightness), washed out or blurred: refused
         if not self._grey_known:
             self._set_grey(grey_weights(an.small_bgr))
             if self.grey is not None:
