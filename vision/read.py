@@ -241,6 +241,7 @@ class Analysis:
         self.rect = as_board(rect)
         self.surround = surround
         self.grey = grey
+        self._light_mid: np.ndarray | None = None
         self._pad: np.ndarray | None = None
         if surround is not None and self.rect.shape[0] + 2 * MARGIN == surround.shape[0]:
             # one grey conversion for both (it is pixel by pixel: the same numbers)
@@ -324,9 +325,11 @@ class Analysis:
         (how light a square is, for glare: a stretched or hue-axis grey is not)."""
         if self.grey is None:
             return self.mid_gray
-        half = cv2.resize(cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY), (GRID * HALF, GRID * HALF),
-                          interpolation=cv2.INTER_AREA)
-        return _cells(half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
+        if self._light_mid is None:
+            half = cv2.resize(cv2.cvtColor(self.rect, cv2.COLOR_BGR2GRAY), (GRID * HALF, GRID * HALF),
+                              interpolation=cv2.INTER_AREA)
+            self._light_mid = _cells(half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
+        return self._light_mid
 
     def face_lab(self, polarity: int) -> np.ndarray:
         """(15, 15, 3) mean Lab of each square's middle on the face side of its median."""
@@ -770,9 +773,10 @@ class BoardReader:
         surely the other is not tried, which saves a board-wide ink picture and ten glyphs
         (~6 ms) on light letters too, not only on dark ones."""
         best, score = 1, -1.0
-        for pol in _likely_polarities(an, self._candidates(an, 1)):
+        dark = self._candidates(an, 1)
+        for pol in _likely_polarities(an, dark):
             peak = an.peak(pol)
-            cells = sorted(self._candidates(an, pol), key=lambda rc: -peak[rc])[:POL_VOTERS]
+            cells = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])[:POL_VOTERS]
             where, gl, p, _ = self._glyph_probs(an, pol, cells)
             if not gl:
                 continue
@@ -984,14 +988,14 @@ class BoardReader:
             glared = _glared(an)
             # on a set whose tiles are white enough to clip, a clipped square the square model
             # calls a blank tile for sure is one: the letter tiles round it clip as well
-            white = _white_tiles(an, glared, out_labels)
+            sure_white = (conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels)
             for r, c in zip(*np.nonzero(glared)):
-                if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not (white and conf[r, c] >= WHITE_BLANK)):
+                if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
             # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
             for r, c in zip(*np.nonzero(_beside(glared))):
-                if out_labels[r][c] == BLANK and not (white and conf[r, c] >= WHITE_BLANK):
+                if out_labels[r][c] == BLANK and not sure_white[r, c]:
                     out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
             # slopes across it beside an empty square much brighter than its kind's
@@ -1249,9 +1253,8 @@ class BoardReader:
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
         """Squares read as a bar letter (BAR_LETTERS, shown with under BAR_CHECK) whose crop
-        holds another letter: the ink
-        component that scored next (:func:`letters.other_glyphs`) reads as a different letter
-        with BAR_RIVAL or more.  A tile sitting off its square shows the board in the gap beside
+        holds another letter: the ink component that scored next (:func:`letters.other_glyphs`)
+        reads as a different letter with BAR_RIVAL or more.  A tile sitting off its square shows the board in the gap beside
         it as a bar, more central than its own letter (an X, a G read as I); a real I has no
         rival letter in its crop.  Such squares are asked about, not guessed."""
         cand = [(r, c) for r in range(GRID) for c in range(GRID)
@@ -1440,7 +1443,7 @@ def _white_tiles(an: Analysis, glared: np.ndarray, labels) -> bool:
     GLARE_LEVEL.  A glare spot clips the few tiles under it, not the set's tiles all over."""
     if not glared.any():
         return False
-    letters = np.array([[ch not in (EMPTY, BLANK, COVERED) for ch in row] for row in labels])
+    letters = ~np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
     if letters.sum() < 3:
         return False
     mid = an.light_mid()[letters].reshape(int(letters.sum()), -1)
