@@ -10,6 +10,8 @@ Parts:
   locator-sized noise; "hard camera" = the full range the training uses, "standard camera" =
   half the tilt, blur, noise and shading (a tablet on a stand); fonts never trained on are
   reported separately; every tile carries a random point value;
+* ``--only mirrored``: the values rows' boards (cold, values read) seen by a camera that mirrors
+  its picture;
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
   values, read without and with the values (the reader reads the printed value where it
   doubts a letter, as ``companion vision read`` does);
@@ -103,9 +105,10 @@ EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3
 
 def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
                   corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True,
-                  printed: dict | None = None, read_values: bool = False) -> dict:
+                  printed: dict | None = None, read_values: bool = False, mirrored: bool = False) -> dict:
     """``printed``: the point values printed on the tiles (default: a random value per tile);
-    ``read_values``: the reader is given them (and reads the printed value when unsure)."""
+    ``read_values``: the reader is given them (and reads the printed value when unsure);
+    ``mirrored``: the camera mirrors its picture (the frame flipped left to right)."""
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
     tot: dict = {}
@@ -117,13 +120,18 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
                           values=None if printed is None else {k: str(v) for k, v in printed.items()})
         cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
-        rect = R.rectify_board(sc.frame, corners)
+        frame = sc.frame
+        if mirrored:         # the grid's corners as seen in the mirrored frame, TL TR BR BL on screen
+            frame = np.ascontiguousarray(frame[:, ::-1])
+            corners = np.array([[frame.shape[1] - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
+        rect = R.rectify_board(frame, corners)
         ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
         reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
         try:
             rd = reader.read(rect)
             got = rd.labels
             ms.append(rd.ms)
+            tot["mirrored_found"] = tot.get("mirrored_found", 0) + bool(rd.mirrored)
         except Exception as e:  # a refused picture counts as every square unread
             got = ["#" * 15] * 15
             errors.append((i, f"refused: {e}"))
@@ -300,7 +308,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "jheidel", "speed", "photos"], default=None)
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "jheidel", "speed", "photos"], default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
                     "run through tesseract (0 = all 1,080; ~0.15 s each)")
@@ -339,6 +347,15 @@ def main(argv=None) -> int:
                                       read_values=use)
                     print(report_renders(f"set's values printed, {name}, {'with reference' if ref else 'cold'}, "
                                          f"{'values read' if use else 'values not read'}", t), flush=True)
+    if a.only in (None, "mirrored"):
+        # a camera that mirrors its picture (phone-as-webcam apps, front cameras): the values
+        # rows' boards (same seeds, cold, values read) with every frame flipped left to right
+        for role, hard, n, name in runs:
+            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                              read_values=True, mirrored=True)
+            print(report_renders(f"mirrored camera, {name}, cold, values read", t)
+                  + f"; found mirrored on {t.get('mirrored_found', 0)}/{t['boards']}", flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:

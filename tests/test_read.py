@@ -122,6 +122,44 @@ def test_orientation_picks_the_upright_turn(pictures):
         assert len(wrong_squares(LABELS, rd.labels)) <= 2
 
 
+def test_a_mirrored_picture_is_mirrored_back_and_read_turned_or_not(pictures):
+    # a phone used as a webcam, or a front camera, often mirrors its picture: no turn reads the
+    # letters, the mirror image does
+    board, _ = pictures
+    for k in (0, 1, 2):
+        seen = np.ascontiguousarray(np.rot90(board[:, ::-1], k))
+        rd = R.read_board(seen, ENGLISH)
+        assert rd.mirrored
+        assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
+
+
+def test_a_picture_as_it_is_is_not_taken_for_mirrored(pictures):
+    board, _ = pictures
+    rd = R.read_board(board, ENGLISH)
+    assert not rd.mirrored and rd.orientation == 0
+
+
+def test_a_mirroring_camera_stays_mirrored_and_its_empty_board_reference_is_mirrored_back_too(pictures):
+    board, empty = pictures
+    reader = R.BoardReader(ENGLISH, reference=np.ascontiguousarray(empty[:, ::-1]))
+    first = reader.read(np.ascontiguousarray(board[:, ::-1]))
+    assert first.mirrored and reader.mirrored
+    assert [w for w in wrong_squares(LABELS, first.labels) if w[:2] != (8, 11)] == []
+    # the next picture is mirrored back without a vote; the reference matches it square for square
+    again = reader.read(np.ascontiguousarray(board[:, ::-1]))
+    assert again.mirrored and again.labels == first.labels
+    assert reader.reference is not None and reader._ref_k == (0, True)
+
+
+def test_a_new_game_decides_the_mirror_afresh(pictures):
+    board, empty = pictures
+    reader = R.BoardReader(ENGLISH)
+    assert reader.read(np.ascontiguousarray(board[:, ::-1])).mirrored
+    reader.reset()
+    assert not reader.mirrored
+    assert not reader.read(board).mirrored
+
+
 def test_a_squares_ink_is_cut_from_the_whole_boards_and_matches_its_own_in_the_middle(pictures):
     """One black-hat over the whole board instead of one per crop: inside the crop, a disc's
     width and more from its sides, the ink is the same as the crop's own."""

@@ -141,6 +141,7 @@ class BoardReading:
     polarity: int = 0                            # +1 dark letters, -1 light letters
     ms: float = 0.0
     details: dict = field(default_factory=dict)
+    mirrored: bool = False                       # the picture was mirrored back first (then turned)
 
     def text(self) -> str:
         return "\n".join(self.labels)
@@ -412,6 +413,11 @@ PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no 
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
 ORIENT_CLEAR = 4.0   # when one turn leads by this much (about four letters' worth of confidence)
+MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters read under this each
+MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
+MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
+MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
+MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
 POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
 
@@ -438,6 +444,17 @@ def _rot_pos(rc: tuple[int, int], k: int) -> tuple[int, int]:
     for _ in range(k % 4):
         r, c = GRID - 1 - c, r
     return r, c
+
+
+def _flip_picture(picture: np.ndarray | None) -> np.ndarray | None:
+    """The picture mirrored left to right (None stays None)."""
+    return None if picture is None else np.ascontiguousarray(picture[:, ::-1])
+
+
+def _mirror_glyph(g: L.Glyph) -> L.Glyph:
+    """The glyph as it would be found in the crop mirrored left to right."""
+    return L.Glyph(np.ascontiguousarray(g.image[:, ::-1]), g.aspect, g.height, g.ink, g.parts, g.contrast,
+                   (1 - g.centre[0], g.centre[1]))
 
 
 def _rot_glyph(g: L.Glyph, k: int) -> L.Glyph:
@@ -639,6 +656,10 @@ HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square unde
 class BoardReader:
     """Reads boards of one game: keeps polarity, orientation, tile colour, reference.
 
+    A camera that mirrors its picture (phone-as-webcam apps, front cameras) is found with the
+    orientation: when no quarter turn reads the letters well and the mirrored board reads them
+    clearly better, every picture is mirrored back before it is read (:attr:`mirrored`).
+
     ``letters``: the tile set's letters (e.g. "ABCDEFGHIJKLMNOPQRSTUVWXYZ" or with "ÄÖÜ").
     ``reference``: rectified picture of the empty board from the same camera position (better
     empty/tile decisions); can be set later with :meth:`set_reference`.
@@ -668,12 +689,13 @@ class BoardReader:
         self.min_square = min_square
         self.polarity: int | None = getattr(profile, "polarity", None) or None
         self.orientation: int | None = None
+        self.mirrored = False                         # pictures mirrored back before reading
         self.tile_lab: np.ndarray | None = None if profile is None else getattr(profile, "tile_lab", None)
         self.grey: np.ndarray | None = None          # how letters' grey picture is made (grey_weights)
         self._grey_known = False
         self.reference: Analysis | None = None
         self._ref_raw: np.ndarray | None = None
-        self._ref_k: int | None = None
+        self._ref_k: tuple[int, bool] | None = None
         self._prev: tuple[Analysis, BoardReading] | None = None
         if reference is not None:
             self.set_reference(reference)
@@ -686,21 +708,23 @@ class BoardReader:
         """
         self._ref_raw = None if rect_empty is None else as_board(split_surround(rect_empty)[0])
         self._ref_k = None
-        self.reference = None if rect_empty is None else Analysis(self._ref_raw, grey=self.grey)
-        self._ref_k = 0
+        self.reference = None
+        self._turn_reference(0)
         self._prev = None
 
     def _turn_reference(self, k: int) -> None:
-        if self._ref_raw is not None and self._ref_k != k:
-            self.reference = Analysis(np.ascontiguousarray(np.rot90(self._ref_raw, k)), grey=self.grey)
-            self._ref_k = k
+        """The reference seen as the frames are: mirrored back when they are, turned by k."""
+        if self._ref_raw is not None and self._ref_k != (k, self.mirrored):
+            raw = _flip_picture(self._ref_raw) if self.mirrored else self._ref_raw
+            self.reference = Analysis(np.ascontiguousarray(np.rot90(raw, k)), grey=self.grey)
+            self._ref_k = (k, self.mirrored)
 
     def _set_grey(self, grey: np.ndarray | None) -> None:
         """Make the letters' grey picture with ``grey`` from now on (the reference too)."""
         changed = (grey is None) != (self.grey is None) or (grey is not None and not np.allclose(grey, self.grey))
         self.grey, self._grey_known = grey, True
         if changed:
-            k, self._ref_k = self._ref_k or 0, None
+            k, self._ref_k = (self._ref_k or (0, False))[0], None
             self._turn_reference(k)   # the reference seen again the new way
             self._prev = None
 
@@ -708,6 +732,7 @@ class BoardReader:
         """Forget polarity, orientation, tile colour and the previous frame (new game, new set)."""
         self.polarity = getattr(self.profile, "polarity", None) or None
         self.orientation = None
+        self.mirrored = False
         self.tile_lab = None if self.profile is None else getattr(self.profile, "tile_lab", None)
         self._set_grey(None)
         self._grey_known = False
@@ -788,24 +813,37 @@ class BoardReader:
                 break          # letters that read this clearly: the other way is not tried
         return best
 
-    def orientation_scores(self, an: Analysis, polarity: int) -> np.ndarray:
+    def orientation_scores(self, an: Analysis, polarity: int, mirror: bool = False,
+                           squares: int | None = None) -> np.ndarray:
         """Total letter confidence of the board turned by k = 0..3 quarter turns.
 
         The strongest squares vote first (ORIENT_STAGES); as soon as one turn leads every other
         by ORIENT_CLEAR the rest are not asked (most boards: saves glyphs and CNN passes).
+        ``mirror``: of the board mirrored left to right first (its glyphs mirrored: a camera that
+        mirrors its picture).  ``squares``: exactly the strongest that many squares vote, none
+        stops early (two votes on the same squares can be compared).  :attr:`_voters` is how
+        many glyphs voted, :attr:`_asked` how many of the strongest squares were asked.
         """
         peak = an.peak(polarity)
         ranked = sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:ORIENT_VOTERS]
         scores = np.zeros(4)
         self._turned: dict[int, tuple[list, list, tuple]] = {}
-        bounds = (0,) + ORIENT_STAGES + (ORIENT_VOTERS,)
+        self._voters = self._asked = 0
+        bounds = (0,) + ORIENT_STAGES + (ORIENT_VOTERS,) if squares is None else (0, squares)
         for lo, hi in zip(bounds, bounds[1:]):
             if lo >= len(ranked):
                 break
             where, gl, _, _ = self._glyph_probs(an, polarity, ranked[lo:hi], upright=False)
+            self._voters += len(gl)
+            self._asked = min(hi, len(ranked))
+            if mirror:
+                gl = [_mirror_glyph(g) for g in gl]
+                where = [(r, GRID - 1 - c) for r, c in where]
             if gl:
                 for k in range(4):
-                    if k == 0:
+                    if k == 0 and mirror:
+                        p, _ = self._classify(gl, False)
+                    elif k == 0:
                         p, _ = self._classify(gl, False, [an.logits[polarity][rc] for rc in where])
                     else:
                         turned = [_rot_glyph(g, k) for g in gl]
@@ -818,9 +856,29 @@ class BoardReader:
                             self._turned[k] = (where, turned, self._last_forward)
                     scores[k] += float(_letter_score(p, "").sum())
             top = np.sort(scores)
-            if top[-1] - top[-2] >= ORIENT_CLEAR:
+            if top[-1] - top[-2] >= ORIENT_CLEAR and squares is None:
                 break
         return scores
+
+    def _mirror_reads_better(self, an: Analysis, scores: np.ndarray) -> bool:
+        """Whether the board reads clearly better mirrored (a camera that mirrors its picture),
+        given :meth:`orientation_scores` of the picture as it is (``scores``).  In a mirrored
+        picture only the letters that are their own mirror image read (A, H, M, O...; turned
+        upside down, B, C, D, E, K...), so it is asked only when no turn reads the voters well
+        (under MIRROR_TRY a voter).  Then the strongest MIRROR_SQUARES squares (or all that
+        voted) vote as they are and mirrored, the same squares both ways: mirrored, they must
+        read MIRROR_READS a voter and MIRROR_LEAD a voter better."""
+        n = self._voters
+        if n < MIRROR_VOTERS or scores.max() >= MIRROR_TRY * n:
+            return False
+        kept = self._turned, self._voters, self._asked      # what the reading goes on with
+        upto = max(self._asked, MIRROR_SQUARES)
+        as_is = scores if upto == self._asked else self.orientation_scores(an, self.polarity, squares=upto)
+        m = self._voters
+        mirrored = self.orientation_scores(an, self.polarity, mirror=True, squares=upto)
+        self._turned, self._voters, self._asked = kept
+        return (m >= MIRROR_VOTERS and mirrored.max() >= MIRROR_READS * m
+                and mirrored.max() - as_is.max() >= MIRROR_LEAD * m)
 
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
         """Analysis of the board turned by k, reusing the glyphs and logits already found."""
@@ -843,13 +901,16 @@ class BoardReader:
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
-        """Read one rectified board picture (turned upright when ``orient``).
+        """Read one rectified board picture (mirrored back when the camera mirrors, see
+        :attr:`mirrored`; turned upright when ``orient``).
 
         A picture SURROUNDED px a side (:func:`rectify_board`) is the grid plus MARGIN px of
         the photo round it; any other size is the grid alone."""
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
+        if self.mirrored:
+            rect, surround = _flip_picture(rect), _flip_picture(surround)
         an = Analysis(rect, surround, self.grey)
         _check_picture(an)                   # too dark (judged in plain lightness), washed out or blurred: refused
         if not self._grey_known:
@@ -863,6 +924,13 @@ class BoardReader:
         if orient:
             if self.orientation is None:
                 sc = self.orientation_scores(an, self.polarity)
+                if not self.mirrored and self._mirror_reads_better(an, sc):
+                    self.mirrored = True
+                    rect, surround = _flip_picture(rect), _flip_picture(surround)
+                    an = Analysis(rect, surround, self.grey)
+                    if not getattr(self.profile, "polarity", None):
+                        self.polarity = self.decide_polarity(an)
+                    sc = self.orientation_scores(an, self.polarity)
                 # keep 0 unless another turn reads clearly better (an empty board has no say)
                 self.orientation = int(np.argmax(sc)) if sc.max() > sc[0] + 1.0 else 0
             k = self.orientation
@@ -871,11 +939,13 @@ class BoardReader:
         self._turn_reference(k)
         reading = self._read(an)
         reading.orientation = k
+        reading.mirrored = self.mirrored
         if not reading.tiles():
             # A board with no tile on it (the start of a game) says nothing about which way the
             # letters read: decide polarity and orientation afresh on the next picture.
             self.polarity = getattr(self.profile, "polarity", None) or None
             self.orientation = None
+            self.mirrored = False
             self._grey_known = False
         reading.ms = (time.perf_counter() - t0) * 1000
         return reading
@@ -1584,7 +1654,8 @@ def read_board(rect: np.ndarray, letters: str, reference: np.ndarray | None = No
 
 
 def orient(rect: np.ndarray, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", model: L.LetterModel | None = None) -> int:
-    """Quarter turns k such that ``np.rot90(rect, k)`` reads upright (0 when it cannot tell)."""
+    """Quarter turns k such that ``np.rot90(rect, k)`` reads upright (0 when it cannot tell).
+    A mirrored picture has no such turn: :class:`BoardReader` finds it."""
     rd = BoardReader(letters, model=model)
     an = Analysis(rect)
     pol = rd.decide_polarity(an)
@@ -1668,7 +1739,8 @@ class Stabiliser:
             return None
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
-                           reading.orientation, reading.polarity, reading.ms, {"frames": self.frames})
+                           reading.orientation, reading.polarity, reading.ms, {"frames": self.frames},
+                           reading.mirrored)
         self.last = out
         self.status = "stable"
         return out
