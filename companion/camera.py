@@ -6,7 +6,11 @@ the last confirmed board and says what the move is, or what it still needs to kn
 
 * squares of the confirmed board are never re-decided by a later picture (a played tile does not
   move): a different reading there is reported as a misreading and ignored;
-* a covered square on an empty square means the picture is not ready: wait for the next one;
+* a covered square on an empty square means the picture is not ready: wait for the next one --
+  unless it cannot be part of the move: a play's tiles lie in one row or column with no empty
+  square between them, so once new tiles are seen, a covered square off their line, or cut off
+  from them by a square seen empty, is noted and does not hold the move up (a hand resting on a
+  corner of the board, a lamp's glare on a white board);
 * a tile the camera sees but cannot read (``unread``) is not a reason to wait forever: the word list
   says which letters it can be (:func:`fitting_letters`), and the table decides from that;
 * a letter read with low confidence, and a blank tile (whose letter the camera cannot know), are
@@ -49,10 +53,12 @@ class CameraMove:
     covered: tuple[Square, ...] = ()
     misread: tuple[str, ...] = ()
     unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
+    elsewhere: tuple[Square, ...] = ()  # covered, but off the move: no tile of this play can be there
 
     @property
     def ready(self) -> bool:
-        """True when nothing on the board is covered (the move can be taken from this picture)."""
+        """True when no square that may be part of the move is covered (the move can be taken
+        from this picture)."""
         return not self.covered
 
 
@@ -97,7 +103,39 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if conf < min_confidence:
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
-    return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new))
+    new = [p.square for p in placements] + unread_new
+    elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
+    covered = [sq for sq in covered if sq not in elsewhere]
+    return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
+                      tuple(elsewhere))
+
+
+def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], confirmed: Board) -> bool:
+    """Whether a covered ``square`` may hold a tile of the play whose seen new tiles are ``new``.
+
+    A play's tiles lie in one row or one column, and every square from its first tile to its last
+    holds a tile.  So the square may belong to it only when it lies in the line through all of
+    ``new`` (either line for a single tile) and no square between it and them is seen empty
+    (a played tile, a new tile, another covered square are not gaps).  With no new tile seen,
+    or new tiles in no one line (no play at all: the referee says why), anything may.
+    """
+    if not new:
+        return True
+    rows, cols = {r for r, _ in new}, {c for _, c in new}
+    r, c = square
+    lines = []
+    if len(rows) == 1 and r in rows:
+        lines.append((1, [k for _, k in new], c))       # along the row: compare columns
+    if len(cols) == 1 and c in cols:
+        lines.append((0, [k for k, _ in new], r))       # down the column: compare rows
+    if len(rows) > 1 and len(cols) > 1:
+        return True
+    for axis, seen, at in lines:
+        lo, hi = (at + 1, min(seen)) if at < min(seen) else (max(seen) + 1, at)
+        between = [(r, k) if axis else (k, c) for k in range(lo, hi)]
+        if all(labels[i][j] != EMPTY or confirmed[i, j] is not None for i, j in between):
+            return True
+    return False
 
 
 #: More unknown squares than this in one play are not searched (26**3 trials and more).

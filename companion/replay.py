@@ -111,8 +111,12 @@ class CameraTable:
             self.error(frame.name, str(exc))
             return None
 
-    def take(self, reading, name: str, empty_is_pass: bool) -> None:
-        """Turn one trusted reading into the next player's move (or a pass), print it."""
+    def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False) -> None:
+        """Turn one trusted reading into the next player's move (or a pass), print it.
+
+        A square that may hold a tile of the play but is covered or unreadable: a photo must be
+        taken again (an ERROR), or, ``wait_when_covered`` (a camera watching), the next still
+        picture is waited for.  One that cannot be part of the play is only noted."""
         state = self.referee.state
         player = state.players[state.to_move]
         labels, conf, unread = reading_for_engine(reading)
@@ -121,8 +125,14 @@ class CameraTable:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
-            self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
+            if wait_when_covered:
+                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}")
+            else:
+                self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
             return
+        if move.elsewhere and (move.placements or move.unread):
+            self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.elsewhere)} covered or unreadable, "
+                     f"off this play's line: no tile of it can be there")
         if not move.placements and not move.unread:
             if empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
@@ -207,7 +217,9 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
     from vision.read import Stabiliser
 
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
-    stabiliser = Stabiliser(table.reader, frames=frames)
+    # a still picture with a covered square is the engine's to judge: a hand resting on a
+    # corner of the board does not hold up a play made elsewhere
+    stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)
     with _open(source_spec) as source:
         for frame in source:
             rect = table.rectified(frame)
@@ -215,6 +227,6 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
                 continue
             reading = stabiliser.feed(rect)
             if reading is not None:
-                table.take(reading, frame.name, empty_is_pass=False)
+                table.take(reading, frame.name, empty_is_pass=False, wait_when_covered=True)
     table.totals()
     return 0 if not table.problems else 1

@@ -30,6 +30,38 @@ def test_a_covered_empty_square_means_wait_for_the_next_picture():
     assert not move.ready and move.covered == ((7, 8),)
 
 
+def test_a_covered_square_off_the_line_of_the_new_tiles_does_not_hold_the_move_up():
+    # a hand resting on a corner of the board, glare on a white square far from the play
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T", C3="#"), None, EN)
+    assert move.ready and len(move.placements) == 3 and move.elsewhere == ((2, 2),)
+
+
+def test_a_covered_square_in_their_line_cut_off_by_an_empty_square_does_not_hold_it_up():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T", M8="#"), None, EN)
+    assert move.ready and move.elsewhere == ((7, 12),)
+
+
+def test_a_covered_square_reached_through_played_tiles_holds_the_move_up():
+    board = Board.from_rows(rows(K8="S"))
+    move = read_move(board, rows(H8="C", I8="A", J8="T", K8="S", L8="#"), None, EN)
+    assert not move.ready and move.covered == ((7, 11),)
+
+
+def test_a_covered_square_reached_through_covered_squares_holds_the_move_up():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="#", K8="#"), None, EN)
+    assert not move.ready and move.covered == ((7, 9), (7, 10))
+
+
+def test_a_single_new_tile_may_grow_along_its_row_or_its_column():
+    move = read_move(Board(), rows(H8="A", H9="#", C8="#", C3="#"), None, EN)
+    assert not move.ready and move.covered == ((8, 7),) and set(move.elsewhere) == {(7, 2), (2, 2)}
+
+
+def test_with_no_new_tile_seen_any_covered_square_means_wait():
+    move = read_move(Board(), rows(C3="#"), None, EN)
+    assert not move.ready and move.covered == ((2, 2),) and not move.elsewhere
+
+
 def test_a_covered_played_square_does_not_matter():
     board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
     move = read_move(board, rows(H8="#", I8="A", J8="T", K8="S"), None, EN)

@@ -32,3 +32,55 @@ def test_watch_takes_a_move_only_once_the_picture_is_still_and_clear(tmp_path):
     lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line]
     assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
     assert code == 0
+
+
+def photo_with_a_hand_on(labels, squares, seed):
+    """A still picture of the board with a hand resting over ``squares`` (row, column ranges)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    fonts = render.font_paths("train")
+    style = render.random_tile_style(np.random.default_rng(1), fonts)
+    board = render.random_board_style(np.random.default_rng(2))
+    cell = 48
+    image, corners, _ = render.render_board(labels, board, style, rng, placement_jitter=0.02, cell=cell)
+    (r0, r1), (c0, c1) = squares
+    m = cell                                     # the grid starts one square in (margin 1.0)
+    cv2.rectangle(image, (m + c0 * cell - 6, m + r0 * cell - 6), (m + c1 * cell + 6, image.shape[0]), (95, 140, 205), -1)
+    frame, _ = render.photograph(image, corners, render.Camera(size=(1280, 960), board_frac=0.8, tilt=0.1, turn=2.0), rng)
+    return frame
+
+
+def test_a_hand_resting_off_the_plays_line_does_not_hold_the_play_up():
+    from companion.replay import watch
+    from vision.read import BoardReader, rectify_photo
+
+    empty, cat = EMPTY, put(EMPTY, "G8", "CAT")
+    cot = put(cat, "G8", "COT", down=True)
+    corner = ((12, 15), (12, 15))                # an arm over the bottom right-hand corner, all game long
+    frames = ([photo_with_a_hand_on(empty, corner, 30)] * 4 + [photo_with_a_hand_on(cat, corner, 31)] * 5
+              + [photo_with_a_hand_on(cot, corner, 32)] * 5)
+    seen = BoardReader("ABCDEFGHIJKLMNOPQRSTUVWXYZ").read(rectify_photo(frames[-1]))
+    assert all("#" in row[12:] for row in seen.labels[12:]), seen.text()     # the arm is seen as covered
+    out = io.StringIO()
+    code = watch(frames, ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "t"), None, out, frames=4)
+    said = out.getvalue().splitlines()
+    lines = [line for line in said if not any(k in line for k in ("\tnote:", "\tquestion:", "\twaiting:"))]
+    assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
+    assert sum("O15 covered or unreadable, off this play's line" in line for line in said) == 2, out.getvalue()
+    assert code == 0
+
+
+def test_a_hand_resting_on_the_plays_line_is_waited_for():
+    from companion.replay import watch
+
+    cat = put(EMPTY, "G8", "CAT")
+    over_the_word = ((7, 9), (6, 10))            # rows 8-9, columns G-J: over CAT and below it
+    frames = ([photo(EMPTY, seed=40)] * 4 + [photo_with_a_hand_on(cat, over_the_word, 41)] * 5
+              + [photo(cat, seed=42)] * 5)
+    out = io.StringIO()
+    code = watch(frames, ["Ann", "Ben"], "en", Lexicon.from_words(["CAT"], "t"), None, out, frames=4)
+    lines = [line for line in out.getvalue().splitlines() if not any(k in line for k in ("\tnote:", "\tquestion:"))]
+    assert lines[-2:] == ["Ann\tG8\tacross\tCAT\t10", "totals: Ann=10 Ben=0"], out.getvalue()
+    assert lines[:-2] and all("\twaiting: " in line for line in lines[:-2]), out.getvalue()
+    assert code == 0
