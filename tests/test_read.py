@@ -160,6 +160,34 @@ def test_a_new_game_decides_the_mirror_afresh(pictures):
     assert not reader.read(board).mirrored
 
 
+WAX_ALONE = ["." * 15] * 6 + [".....WAX......."] + ["." * 15] * 8     # a first move of LABELS
+
+
+@pytest.mark.parametrize("k, mirrored", [(1, False), (2, True), (3, True)])
+def test_an_orientation_read_from_a_few_letters_is_decided_again_once_more_tiles_are_down(k, mirrored):
+    # W, A and X are their own mirror images, and W turned over is an M: a first move of them
+    # cannot tell which way the board is seen; the next move's letters can
+    first, _ = board_picture(WAX_ALONE)
+    later, _ = board_picture()
+    seen = lambda p: np.ascontiguousarray(np.rot90(p[:, ::-1] if mirrored else p, k))    # noqa: E731
+    reader = R.BoardReader(ENGLISH)
+    reader.read(seen(first))
+    assert reader._open_since is not None                    # decided, but without a clear lead
+    rd = reader.read(seen(later))
+    assert (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
+    assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
+    assert reader._open_since is None                        # now decided clearly: kept
+
+
+def test_an_orientation_decided_clearly_is_not_asked_again(pictures, monkeypatch):
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    reader.read(np.ascontiguousarray(np.rot90(board, 1)))
+    assert reader._open_since is None
+    monkeypatch.setattr(reader, "orientation_scores", lambda *a, **k: pytest.fail("voted again"))
+    assert reader.read(np.ascontiguousarray(np.rot90(board, 1))).orientation == 3
+
+
 def test_a_squares_ink_is_cut_from_the_whole_boards_and_matches_its_own_in_the_middle(pictures):
     """One black-hat over the whole board instead of one per crop: inside the crop, a disc's
     width and more from its sides, the ink is the same as the crop's own."""

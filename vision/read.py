@@ -413,6 +413,8 @@ PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no 
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
 ORIENT_CLEAR = 4.0   # when one turn leads by this much (about four letters' worth of confidence)
+OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked again once squares change
+OPEN_SQUARES = 2     # ... by this many grey levels on average, this many of them (new tiles)
 MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters read under this each
 MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
@@ -658,7 +660,9 @@ class BoardReader:
 
     A camera that mirrors its picture (phone-as-webcam apps, front cameras) is found with the
     orientation: when no quarter turn reads the letters well and the mirrored board reads them
-    clearly better, every picture is mirrored back before it is read (:attr:`mirrored`).
+    clearly better, every picture is mirrored back before it is read (:attr:`mirrored`).  An
+    orientation decided without a clear lead (a first move of a few letters) is decided again
+    once the board has changed (:meth:`_orientation_open`).
 
     ``letters``: the tile set's letters (e.g. "ABCDEFGHIJKLMNOPQRSTUVWXYZ" or with "ÄÖÜ").
     ``reference``: rectified picture of the empty board from the same camera position (better
@@ -690,6 +694,9 @@ class BoardReader:
         self.polarity: int | None = getattr(profile, "polarity", None) or None
         self.orientation: int | None = None
         self.mirrored = False                         # pictures mirrored back before reading
+        # orientation and mirror decided without a clear lead (a first move of a few letters):
+        # the squares' middles then (grey, before turning); decided again once they change
+        self._open_since: np.ndarray | None = None
         self.tile_lab: np.ndarray | None = None if profile is None else getattr(profile, "tile_lab", None)
         self.grey: np.ndarray | None = None          # how letters' grey picture is made (grey_weights)
         self._grey_known = False
@@ -733,6 +740,7 @@ class BoardReader:
         self.polarity = getattr(self.profile, "polarity", None) or None
         self.orientation = None
         self.mirrored = False
+        self._open_since = None
         self.tile_lab = None if self.profile is None else getattr(self.profile, "tile_lab", None)
         self._set_grey(None)
         self._grey_known = False
@@ -860,6 +868,16 @@ class BoardReader:
                 break
         return scores
 
+    def _orientation_open(self, an: Analysis) -> bool:
+        """Whether to decide the orientation (and mirror) again: it was decided without one turn
+        leading by ORIENT_CLEAR (too few letters -- a first move of two or three tiles, most of
+        them their own mirror image -- to be sure), and since then OPEN_SQUARES squares or more
+        have changed (by OPEN_CHANGE grey levels on average: new tiles, or a hand passing)."""
+        if self._open_since is None:
+            return False
+        changed = np.abs(an.mid_gray - self._open_since).mean(axis=(2, 3)) >= OPEN_CHANGE
+        return int(changed.sum()) >= OPEN_SQUARES
+
     def _mirror_reads_better(self, an: Analysis, scores: np.ndarray) -> bool:
         """Whether the board reads clearly better mirrored (a camera that mirrors its picture),
         given :meth:`orientation_scores` of the picture as it is (``scores``).  In a mirrored
@@ -909,6 +927,7 @@ class BoardReader:
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
+        decided = False
         if self.mirrored:
             rect, surround = _flip_picture(rect), _flip_picture(surround)
         an = Analysis(rect, surround, self.grey)
@@ -922,10 +941,14 @@ class BoardReader:
             self.polarity = self.decide_polarity(an)
         k = 0
         if orient:
+            was = (self.orientation, self.mirrored)
+            if self.orientation is not None and self._orientation_open(an):
+                self.orientation = None          # decided on too few letters: asked again with more
             if self.orientation is None:
+                decided = True
                 sc = self.orientation_scores(an, self.polarity)
-                if not self.mirrored and self._mirror_reads_better(an, sc):
-                    self.mirrored = True
+                if self._mirror_reads_better(an, sc):
+                    self.mirrored = not self.mirrored
                     rect, surround = _flip_picture(rect), _flip_picture(surround)
                     an = Analysis(rect, surround, self.grey)
                     if not getattr(self.profile, "polarity", None):
@@ -933,6 +956,11 @@ class BoardReader:
                     sc = self.orientation_scores(an, self.polarity)
                 # keep 0 unless another turn reads clearly better (an empty board has no say)
                 self.orientation = int(np.argmax(sc)) if sc.max() > sc[0] + 1.0 else 0
+                top = np.sort(sc)
+                clear = top[-1] - top[-2] >= ORIENT_CLEAR
+                an_unturned = an
+                if was[0] is not None and (self.orientation, self.mirrored) != was:
+                    self._prev = None            # the last picture was read the other way
             k = self.orientation
             if k:
                 an = self._turned_analysis(rect, an, k)
@@ -940,12 +968,15 @@ class BoardReader:
         reading = self._read(an)
         reading.orientation = k
         reading.mirrored = self.mirrored
+        if decided:
+            self._open_since = None if clear else an_unturned.mid_gray
         if not reading.tiles():
             # A board with no tile on it (the start of a game) says nothing about which way the
             # letters read: decide polarity and orientation afresh on the next picture.
             self.polarity = getattr(self.profile, "polarity", None) or None
             self.orientation = None
             self.mirrored = False
+            self._open_since = None
             self._grey_known = False
         reading.ms = (time.perf_counter() - t0) * 1000
         return reading
