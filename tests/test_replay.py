@@ -118,3 +118,15 @@ def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
     table, out = _table(["CAT"])
     table.take(reading, "p1", True)
     assert "covered or unreadable: H8, I8" in out.getvalue()
+
+
+def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    for i, labels in enumerate(boards):
+        cv2.imwrite(str(tmp_path / f"move{i + 1:02d}.png"), cv2.flip(photo(labels, seed=10 + i), 1))
+    out = io.StringIO()
+    code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out)
+    lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line and "\tquestion:" not in line]
+    assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
+    assert code == 0
