@@ -188,6 +188,18 @@ def test_an_orientation_decided_clearly_is_not_asked_again(pictures, monkeypatch
     assert reader.read(np.ascontiguousarray(np.rot90(board, 1))).orientation == 3
 
 
+def test_a_blank_with_a_face_of_its_own_is_read_a_blank_not_an_empty_square():
+    # a deluxe set: maroon letter tiles, and blanks with a white face inside the maroon border
+    maroon = TileStyle(face=(45, 40, 125), ink=(225, 235, 240), font=FONTS[1])
+    img, corners, _ = render_board(LABELS, classic_board(), maroon, np.random.default_rng(0), cell=40,
+                                   placement_jitter=0.0)
+    r, c, m = 8, 11, 40                         # the blank of LABELS; the grid starts one square in
+    cv2.rectangle(img, (m + c * 40 + 7, m + r * 40 + 7), (m + c * 40 + 32, m + r * 40 + 32), (245, 248, 250), -1)
+    rd = R.read_board(rectify(img, corners, R.CELL), ENGLISH)
+    assert rd.labels[r][c] == R.BLANK and rd.kinds[r, c] == "blank"
+    assert all(got == R.COVERED for *_, got in wrong_squares(LABELS, rd.labels)), rd.text()
+
+
 def test_a_squares_ink_is_cut_from_the_whole_boards_and_matches_its_own_in_the_middle(pictures):
     """One black-hat over the whole board instead of one per crop: inside the crop, a disc's
     width and more from its sides, the ink is the same as the crop's own."""

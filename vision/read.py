@@ -413,6 +413,10 @@ PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no 
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
 ORIENT_CLEAR = 4.0   # when one turn leads by this much (about four letters' worth of confidence)
+BORDER_NEAR = 15.0   # a plain "empty" square with the letter tiles' border (Lab, within this)
+BORDER_APART = 55.0  # ... where tiles' and empty squares' borders lie this far apart, and its own this far
+BORDER_FACE = 20.0   # ... from the empty squares', and a face this far from theirs: a blank (_blanks_by_border)
+BORDER_BLANK = 0.7   # the confidence it is shown with
 OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked again once squares change
 OPEN_SQUARES = 2     # ... by this many grey levels on average, this many of them (new tiles)
 MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters read under this each
@@ -1076,6 +1080,9 @@ class BoardReader:
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
             if inked_empty:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
+        if ref is None and cells:
+            for r, c in _blanks_by_border(an, an.face_lab(pol), fresh, out_labels, conf, kinds):
+                out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = BLANK, BLANK, "blank", BORDER_BLANK
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
             for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
@@ -1595,6 +1602,39 @@ def _in_soft_glare(an: Analysis, pol: int, labels, kinds: np.ndarray, conf: np.n
 def _shown(labels) -> np.ndarray:
     """(15, 15) array of the labels being built (a list of 15 lists of 15 characters)."""
     return np.array([list(row) for row in labels])
+
+
+def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, conf: np.ndarray,
+                      kinds: np.ndarray) -> list[tuple[int, int]]:
+    """Plain squares read empty that are blank tiles of a face of their own (a deluxe set's white
+    blanks among maroon letter tiles, on a cream board): the square model, which learnt blanks
+    with their set's face, sees no letter and no tile colour there.  Their border is the tiles'
+    own, though -- the tile's sides round the face.  So: where the letter tiles' border colour
+    (``ring``, median over surely read letters, three at least) lies BORDER_APART or more from the
+    border of the plain squares surely read empty, a plain square read empty whose border lies
+    within BORDER_NEAR of the tiles' and BORDER_APART from the empty squares', each of its four
+    sides within 2 BORDER_NEAR of the tiles' (dark tiles sitting off their squares darken an empty
+    square's border on the sides they lean over: 2 of 240 tuning boards), and whose face is
+    BORDER_FACE or more from theirs, is a tile with no letter."""
+    ring = an.ring_lab
+    letters = (kinds == "tile") & (conf >= 0.9) & ~np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
+    empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
+    if letters.sum() < 3 or empty.sum() < 3:
+        return []
+    tile_ring, empty_ring = np.median(ring[letters], axis=0), np.median(ring[empty], axis=0)
+    if np.linalg.norm(tile_ring - empty_ring) < BORDER_APART:
+        return []
+    empty_face = np.median(face[empty], axis=0)
+    out = []
+    for r, c in zip(*np.nonzero(fresh & PLAIN & (kinds == "empty"))):
+        if (np.linalg.norm(ring[r, c] - tile_ring) >= BORDER_NEAR or np.linalg.norm(ring[r, c] - empty_ring) < BORDER_APART
+                or np.linalg.norm(face[r, c] - empty_face) < BORDER_FACE):
+            continue
+        cell = _cells(an.small_lab, SMALL)[r, c]
+        sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
+        if np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR:
+            out.append((r, c))
+    return out
 
 
 def _sure_empty_median(values: np.ndarray, sel: np.ndarray, kinds: np.ndarray, conf: np.ndarray):
