@@ -1625,11 +1625,11 @@ def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels,
     if np.linalg.norm(tile_ring - empty_ring) < BORDER_APART:
         return []
     empty_face = np.median(face[empty], axis=0)
+    cand = (fresh & PLAIN & (kinds == "empty") & (np.linalg.norm(ring - tile_ring, axis=2) < BORDER_NEAR)
+            & (np.linalg.norm(ring - empty_ring, axis=2) >= BORDER_APART)
+            & (np.linalg.norm(face - empty_face, axis=2) >= BORDER_FACE))
     out = []
-    for r, c in zip(*np.nonzero(fresh & PLAIN & (kinds == "empty"))):
-        if (np.linalg.norm(ring[r, c] - tile_ring) >= BORDER_NEAR or np.linalg.norm(ring[r, c] - empty_ring) < BORDER_APART
-                or np.linalg.norm(face[r, c] - empty_face) < BORDER_FACE):
-            continue
+    for r, c in zip(*np.nonzero(cand)):
         cell = _cells(an.small_lab, SMALL)[r, c]
         sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
         if np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR:
