@@ -946,7 +946,6 @@ class BoardReader:
             self.polarity = self.decide_polarity(an)
         k = 0
         if orient:
-            was = (self.orientation, self.mirrored)
             if self.orientation is not None and self._orientation_open(an):
                 self.orientation = None          # decided on too few letters: asked again with more
             if self.orientation is None:
@@ -964,12 +963,12 @@ class BoardReader:
                 top = np.sort(sc)
                 clear = top[-1] - top[-2] >= ORIENT_CLEAR
                 an_unturned = an
-                if was[0] is not None and (self.orientation, self.mirrored) != was:
-                    self._prev = None            # the last picture was read the other way
             k = self.orientation
             if k:
                 an = self._turned_analysis(rect, an, k)
         self._turn_reference(k)
+        if self._prev is not None and (self._prev[1].orientation, self._prev[1].mirrored) != (k, self.mirrored):
+            self._prev = None                    # the last picture was read another way round
         reading = self._read(an)
         reading.orientation = k
         reading.mirrored = self.mirrored
