@@ -280,16 +280,19 @@ def bench_photos() -> str:
             continue
         img0 = cv2.imread(str(p))
         how = "automatic locator" if auto else "stored corners"
-        for turn in (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180):
+        # as taken, turned, and mirrored (a camera that mirrors its picture)
+        for turn in (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, "mirrored"):
             if turn is not None and not auto:
                 continue
-            img = img0 if turn is None else cv2.rotate(img0, turn)
-            label = name + ("" if turn is None else f" (photo turned {'90' if turn == cv2.ROTATE_90_CLOCKWISE else '180'})")
+            img = img0 if turn is None else cv2.flip(img0, 1) if turn == "mirrored" else cv2.rotate(img0, turn)
+            label = name + ("" if turn is None else " (photo mirrored)" if turn == "mirrored" else
+                            f" (photo turned {'90' if turn == cv2.ROTATE_90_CLOCKWISE else '180'})")
             try:
                 rd = R.read_image(img, ENGLISH, corners=None if auto else info["corners"], name=name,
                                   values=EN_VALUES)       # as `companion vision read --tileset en` does
                 c = score_board(info["truth"], np.zeros((15, 15)), rd.labels)
-                out.append(f"{label} ({how}, read turned by {rd.orientation}, {rd.ms:.0f} ms): tiles right "
+                out.append(f"{label} ({how}, read {'mirrored and ' if rd.mirrored else ''}turned by {rd.orientation}, "
+                           f"{rd.ms:.0f} ms): tiles right "
                            f"{c['tiles_right']}/{c['tiles']}, unread {c['tiles_unread']}, wrong {c['tiles_wrong']}; "
                            f"empty squares right {c['empty_right']}/{c['empty']}, '#' {c['empty_unread']}, "
                            f"wrong {c['empty_wrong']}")
