@@ -501,6 +501,7 @@ UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this f
 UNREAD_AROUND = 3     # ... and from the plain squares round them (this many at least)
 UNREAD_TILES = 4      # ... this many alike, are tiles whose letters were not seen: '#'
 HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this steeply across it ...
+SOFT_SURE = 0.8       # ... unless the square model is this sure of the blank
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
 NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more covered squares together)
@@ -1108,7 +1109,8 @@ class BoardReader:
             # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
             # slopes across it beside an empty square much brighter than its kind's
             for r, c in _in_soft_glare(an, pol, out_labels, kinds, conf):
-                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+                if conf[r, c] < SOFT_SURE:
+                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
