@@ -70,6 +70,8 @@ KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
 MIN_LETTER = 0.7     # letter probability under which a tile's letter is reported as unknown
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
+BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.60-0.65 on 600 tuning
+                     # boards: 11 real, 11 empty squares of nearly the tiles' colour
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
 # on rendered boards only (seed 2024: 30 hard, 15 standard, 20 unseen-font boards, cold and with
 # a reference) for the current letter model: against 0.6 / 0.45, wrong letters fell from
@@ -1048,6 +1050,8 @@ class BoardReader:
                     lab, guess, cf = EMPTY, EMPTY, pk
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
+                    if pk < BLANK_SURE:
+                        lab = COVERED          # a blank tile, or an empty square of about its colour
                 elif kind == "covered":
                     lab, guess, cf = COVERED, COVERED, pk
                 else:
@@ -1063,7 +1067,7 @@ class BoardReader:
                         lab = COVERED
                 if pk < self.min_square and lab != COVERED:
                     lab, kind = COVERED, "unsure"
-                if lab == COVERED and kind == "tile":
+                if lab == COVERED and kind in ("tile", "blank"):
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
