@@ -405,6 +405,17 @@ def test_read_main_prints_fifteen_lines(tmp_path, pictures):
     assert lines[2][4:8] == "QUIZ"
 
 
+def test_read_main_says_on_stderr_that_a_mirrored_picture_was_read_flipped_back(tmp_path, pictures, capsys):
+    board, _ = pictures
+    p = tmp_path / "mirrored.png"
+    cv2.imwrite(str(p), np.ascontiguousarray(board[:, ::-1]))
+    out = io.StringIO()
+    assert R.read_main(p, ENGLISH, out=out, corners=[[0, 0], [600, 0], [600, 600], [0, 600]]) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 15 and lines[2][4:8] == "QUIZ"          # the board as it lies on the table
+    assert "mirrored" in capsys.readouterr().err
+
+
 def test_blurred_or_tiny_boards_are_refused(pictures):
     board, _ = pictures
     with pytest.raises(VisionError) as e:

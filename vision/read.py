@@ -1891,6 +1891,9 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     except VisionError as e:
         print(f"ERROR: {e}", file=out)
         return 1
+    if reading.mirrored:       # the photo and the 15 lines would look like mirror images: say why
+        print(f"{image_path}: note: the picture is mirrored (a phone used as a webcam, a front camera); "
+              "the board is read as it lies on the table", file=sys.stderr)
     for r, row in enumerate(reading.labels):
         if confidences:
             print(row + "  " + " ".join(f"{int(round(99 * v)):02d}" for v in reading.confidence[r]), file=out)
