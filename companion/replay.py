@@ -82,6 +82,7 @@ class CameraTable:
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
+        self.view: tuple[int, bool] | None = None     # (quarter turns, mirrored) of the last reading taken
         reference_rect = None
         if reference:
             try:
@@ -119,6 +120,14 @@ class CameraTable:
         picture is waited for.  One that cannot be part of the play is only noted."""
         state = self.referee.state
         player = state.players[state.to_move]
+        view = (getattr(reading, "orientation", 0), bool(getattr(reading, "mirrored", False)))
+        if self.view is not None and view != self.view and next(iter(state.board.tiles()), None) is not None:
+            # the reader decided again which way the board is seen (a first move of a few
+            # letters could not tell): what was taken before was read the other way round
+            self.say(f"{name}\tnote: the camera now sees the board {'mirrored and ' if view[1] else ''}"
+                     f"turned by {view[0]} quarter turn(s), not as before: the moves taken so far were "
+                     f"read the other way round; check their squares")
+        self.view = view
         labels, conf, unread = reading_for_engine(reading)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread)
         for note in move.misread:

@@ -130,3 +130,21 @@ def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
     lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line and "\tquestion:" not in line]
     assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
     assert code == 0
+
+
+def test_the_table_is_told_when_the_camera_decides_again_which_way_the_board_is_seen():
+    from companion.replay import CameraTable
+    from vision.read import BoardReading
+
+    def reading(labels, turns, mirrored):
+        kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
+        return BoardReading(labels, np.ones((15, 15)), labels, kinds, turns, 1, mirrored=mirrored)
+
+    out = io.StringIO()
+    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "AXE"], "test"), None, out)
+    first = put(EMPTY, "G8", "WAX")
+    table.take(reading(first, 0, False), "move01.png", empty_is_pass=True)
+    table.take(reading(put(first, "H8", "AXE", down=True), 2, True), "move02.png", empty_is_pass=True)
+    said = out.getvalue().splitlines()
+    assert said[0] == "Ann\tG8\tacross\tWAX\t26", out.getvalue()
+    assert said[1].startswith("move02.png\tnote: the camera now sees the board mirrored and turned by 2"), out.getvalue()
