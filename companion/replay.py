@@ -127,6 +127,9 @@ class CameraTable:
             self.say(f"{name}\tnote: the camera now sees the board {'mirrored and ' if view[1] else ''}"
                      f"turned by {view[0]} quarter turn(s), not as before: the moves taken so far were "
                      f"read the other way round; check their squares")
+        elif view[1] and (self.view is None or not self.view[1]):
+            self.say(f"{name}\tnote: the camera mirrors its picture (a phone used as a webcam, a front "
+                     f"camera): each picture is read flipped back")
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread)

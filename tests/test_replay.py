@@ -129,6 +129,7 @@ def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
     code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out)
     lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line and "\tquestion:" not in line]
     assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
+    assert out.getvalue().count("note: the camera mirrors its picture") == 1
     assert code == 0
 
 
