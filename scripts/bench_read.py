@@ -12,6 +12,8 @@ Parts:
   reported separately; every tile carries a random point value;
 * ``--only mirrored``: the values rows' boards (cold, values read) seen by a camera that mirrors
   its picture;
+* ``--only games``: which way the board is seen, decided on a first move of a few letters and
+  decided again after the next words (turned and mirrored at random);
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
   values, read without and with the values (the reader reads the printed value where it
   doubts a letter, as ``companion vision read`` does);
@@ -167,6 +169,44 @@ def report_renders(name: str, t: dict) -> str:
     return "\n".join(lines)
 
 
+def bench_first_moves(n: int, seed: int) -> str:
+    """Which way the board is seen, decided on a first move of 2-4 letters across the centre and
+    decided again once three more words are down: random tile and board styles, the picture
+    turned by a random quarter turn and mirrored half the time (one reader per game)."""
+    from vision.render import random_board_style, random_tile_style, render_board
+
+    rng = np.random.default_rng(seed)
+    fonts = font_paths("train")
+    right = [0, 0]
+    for _ in range(n):
+        tile, board = random_tile_style(rng, fonts), random_board_style(rng)
+        grid = [["."] * 15 for _ in range(15)]
+        size = int(rng.integers(2, 5))
+        for j in range(size):
+            grid[7][7 - size // 2 + j] = ENGLISH[int(rng.integers(26))]
+        first = ["".join(row) for row in grid]
+        for _w in range(3):                       # three more words anywhere they fit
+            for _t in range(50):
+                length, r, c = int(rng.integers(3, 6)), int(rng.integers(0, 15)), int(rng.integers(0, 11))
+                down = rng.random() < 0.5
+                cells = [(c + i, r) if down else (r, c + i) for i in range(length)]
+                if all(grid[a][b] == "." for a, b in cells):
+                    for a, b in cells:
+                        grid[a][b] = ENGLISH[int(rng.integers(26))]
+                    break
+        later = ["".join(row) for row in grid]
+        k, mirrored = int(rng.integers(4)), bool(rng.random() < 0.5)
+        reader = R.BoardReader(ENGLISH)
+        for i, labels in enumerate((first, later)):
+            img, corners, _ = render_board(labels, board, tile, rng, cell=40, placement_jitter=0.03)
+            pic = rectify(img, corners, R.CELL)
+            pic = np.ascontiguousarray(np.rot90(pic[:, ::-1] if mirrored else pic, k))
+            rd = reader.read(pic)
+            right[i] += (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
+    return (f"first moves ({n} games: 2-4 letters, then three words; turned and mirrored at random): "
+            f"seen the right way {right[0]}/{n} after the first picture, {right[1]}/{n} after the second")
+
+
 def bench_speed(n: int, seed: int) -> str:
     """locate + rectify + read on 1920x1080 frames; re-read with the board tracked."""
     cv2.setNumThreads(1)
@@ -311,7 +351,8 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "jheidel", "speed", "photos"], default=None)
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "games", "jheidel", "speed", "photos"],
+                    default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
                     "run through tesseract (0 = all 1,080; ~0.15 s each)")
@@ -359,6 +400,8 @@ def main(argv=None) -> int:
                               read_values=True, mirrored=True)
             print(report_renders(f"mirrored camera, {name}, cold, values read", t)
                   + f"; found mirrored on {t.get('mirrored_found', 0)}/{t['boards']}", flush=True)
+    if a.only in (None, "games"):
+        print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:
