@@ -130,14 +130,16 @@ def _prototypes(examples: list[tuple[str, L.Glyph]], model: L.LetterModel, varia
 
 def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: L.LetterModel | None = None,
                         variants: int = 6, seed: int = 0) -> SetProfile:
-    """Learn a set from a rectified picture of its tile sheet (any quarter turn)."""
+    """Learn a set from a rectified picture of its tile sheet (any quarter turn, mirrored or not:
+    a camera that mirrors its picture shows the sheet's rows running backwards, and its letters
+    would be learnt as their neighbours')."""
     model = model or L.default_model()
     layout = sheet_layout(letters, blanks)
     reader = R.BoardReader(letters, model=model)
     rect = R.as_board(rect)
     best = None
-    for k in range(4):
-        an = R.Analysis(np.ascontiguousarray(np.rot90(rect, k)))
+    for k, mirrored in [(k, m) for m in (False, True) for k in range(4)]:
+        an = R.Analysis(np.ascontiguousarray(np.rot90(rect[:, ::-1] if mirrored else rect, k)))
         for pol in (1, -1):
             gl = {rc: an.glyph(pol, *rc) for rc in layout if layout[rc] != "?"}
             big = {rc: g for rc, g in gl.items() if g is not None and g.height >= 0.25}
@@ -150,8 +152,8 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
                 p, _ = reader._classify(list(big.values()))
                 fit += 0.5 * float(p[:, :-2].max(axis=1).mean())
             if best is None or fit > best[0]:
-                best = (fit, k, pol, an, big)
-    fit, k, pol, an, big = best
+                best = (fit, k, pol, an, big, mirrored)
+    fit, k, pol, an, big, mirrored = best
     wanted = sum(1 for v in layout.values() if v != "?")
     if len(big) < 0.8 * wanted:
         raise VisionError(f"Only {len(big)} of the {wanted} letters of the tile sheet were found; lay them out as "
@@ -161,7 +163,7 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
     tiles = [face[rc] for rc in layout if rc in big or layout[rc] == "?"]
     tile_lab = np.median(np.array(tiles), axis=0).astype(np.float32) if tiles else None
     return SetProfile("".join(dict.fromkeys(letters.upper().replace("?", ""))), pol, tile_lab, protos,
-                      _model_id(model), {"orientation": k, "found": len(big), "wanted": wanted})
+                      _model_id(model), {"orientation": k, "mirrored": mirrored, "found": len(big), "wanted": wanted})
 
 
 def crop_letter(path: str | Path, letters: str) -> str | None:

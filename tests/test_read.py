@@ -311,6 +311,23 @@ def test_per_set_calibration_helps_an_odd_font():
     assert with_ >= 0.9 * len(tiles)
 
 
+def test_a_tile_sheet_photographed_by_a_mirroring_camera_is_learnt_the_right_way_round():
+    # mirrored, the sheet's rows run backwards: read in reading order its letters would be
+    # learnt as their neighbours'
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+
+    sheet = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in sheet_layout(ENGLISH).items():
+        sheet[r][c] = ch
+    pic, _ = board_picture(["".join(x) for x in sheet], seed=7)
+    profile = calibrate_rectified(np.ascontiguousarray(pic[:, ::-1]), ENGLISH, variants=1)
+    assert profile.details["mirrored"] and profile.details["found"] >= 24
+    game, _ = board_picture(seed=6)
+    rd = R.read_board(game, ENGLISH, profile=profile, orient=False)
+    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
+    assert sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles) >= 0.9 * len(tiles), rd.text()
+
+
 def test_profile_roundtrip(tmp_path):
     from calibration.set_profile import SetProfile, calibrate_rectified, sheet_layout
 
