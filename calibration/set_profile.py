@@ -250,7 +250,9 @@ def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.std
         print(f"ERROR: {e}", file=out)
         return 1
     print(f"saved {profile_path}: {prof.details['found']} of {prof.details['wanted']} letters learnt, "
-          f"{'dark' if prof.polarity > 0 else 'light'} letters", file=out)
+          f"{'dark' if prof.polarity > 0 else 'light'} letters"
+          + ("; the photo is mirrored (a camera that mirrors its picture): read flipped back"
+             if prof.details.get("mirrored") else ""), file=out)
     for why in skipped:
         print(f"left out: {why}", file=out)
     if prof.details.get("missing"):
