@@ -120,8 +120,8 @@ class CameraTable:
         picture is waited for.  One that cannot be part of the play is only noted."""
         state = self.referee.state
         player = state.players[state.to_move]
-        view = (getattr(reading, "orientation", 0), bool(getattr(reading, "mirrored", False)))
-        if self.view is not None and view != self.view and next(iter(state.board.tiles()), None) is not None:
+        view = (reading.orientation, reading.mirrored)
+        if self.view is not None and view != self.view and not state.board.is_empty:
             # the reader decided again which way the board is seen (a first move of a few
             # letters could not tell): what was taken before was read the other way round
             self.say(f"{name}\tnote: the camera now sees the board {'mirrored and ' if view[1] else ''}"

@@ -1166,8 +1166,7 @@ class BoardReader:
                 if d >= PRINT_SAME:
                     continue
                 if sure_tiles is None:
-                    shown = _shown(labels)
-                    sure_tiles = (kinds == "tile") & (conf >= 0.9) & ~np.isin(shown, (EMPTY, BLANK, COVERED))
+                    sure_tiles = _sure_letters(labels, kinds, conf)
                 around = _tiles_around(sure_tiles, r, c)
                 if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
                     continue
@@ -1610,6 +1609,11 @@ def _shown(labels) -> np.ndarray:
     return np.array([list(row) for row in labels])
 
 
+def _sure_letters(labels, kinds: np.ndarray, conf: np.ndarray) -> np.ndarray:
+    """(15, 15): tiles whose letter is shown, read with 0.9 or more."""
+    return (kinds == "tile") & (conf >= 0.9) & ~np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
+
+
 def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, conf: np.ndarray,
                       kinds: np.ndarray) -> list[tuple[int, int]]:
     """Plain squares read empty that are blank tiles of a face of their own (a deluxe set's white
@@ -1623,7 +1627,7 @@ def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels,
     square's border on the sides they lean over: 2 of 240 tuning boards), and whose face is
     BORDER_FACE or more from theirs, is a tile with no letter."""
     ring = an.ring_lab
-    letters = (kinds == "tile") & (conf >= 0.9) & ~np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
+    letters = _sure_letters(labels, kinds, conf)
     empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
     if letters.sum() < 3 or empty.sum() < 3:
         return []
