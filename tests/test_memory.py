@@ -1,14 +1,12 @@
 """The reader's arrays reuse freed memory instead of faulting fresh pages in (vision/memory.py)."""
 
-import ctypes
-import ctypes.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from vision.memory import keep_freed_memory
+from vision.memory import glibc, keep_freed_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,13 +30,6 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
 
 
-def _glibc() -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    return hasattr(libc, "gnu_get_libc_version")
-
-
 def _faults(mode: str) -> int:
     out = subprocess.run([sys.executable, "-c", ROUNDS, mode], cwd=ROOT, capture_output=True, text=True,
                          check=True)
@@ -49,7 +40,7 @@ def test_asking_again_gives_the_same_answer():
     assert keep_freed_memory() == keep_freed_memory()
 
 
-@pytest.mark.skipif(not _glibc(), reason="only glibc's allocator is tuned")
+@pytest.mark.skipif(glibc() is None, reason="only glibc's allocator is tuned")
 def test_importing_vision_keeps_freed_blocks_for_reuse():
     default, kept = _faults("plain"), _faults("vision")
     assert default > 5000            # the allocator's default: each round faults its pages in afresh

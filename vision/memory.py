@@ -26,22 +26,24 @@ TRIM_THRESHOLD = 32 << 20  # free memory at the heap's top is returned only beyo
 _done: bool | None = None
 
 
+def glibc() -> ctypes.CDLL | None:
+    """The C library when it is glibc (the only one with these settings), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "gnu_get_libc_version") else None      # musl and others: no
+
+
 def keep_freed_memory() -> bool:
     """Ask glibc to reuse freed blocks (see the module's docstring); True where it was set.
 
     Called once when :mod:`vision` is imported; calling it again does nothing."""
     global _done
-    if _done is not None:
-        return _done
-    _done = False
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        if not hasattr(libc, "gnu_get_libc_version"):      # musl and others: no mallopt
-            return False
-        _done = bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
-            libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
-    except (OSError, AttributeError):
-        _done = False
+    if _done is None:
+        libc = glibc()
+        _done = libc is not None and bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) \
+            and bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
     return _done
