@@ -119,17 +119,15 @@ def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], conf
     (a played tile, a new tile, another covered square are not gaps).  With no new tile seen,
     or new tiles in no one line (no play at all: the referee says why), anything may.
     """
-    if not new:
-        return True
     rows, cols = {r for r, _ in new}, {c for _, c in new}
+    if not new or (len(rows) > 1 and len(cols) > 1):
+        return True
     r, c = square
     lines = []
     if len(rows) == 1 and r in rows:
         lines.append((1, [k for _, k in new], c))       # along the row: compare columns
     if len(cols) == 1 and c in cols:
         lines.append((0, [k for k, _ in new], r))       # down the column: compare rows
-    if len(rows) > 1 and len(cols) > 1:
-        return True
     for axis, seen, at in lines:
         lo, hi = (at + 1, min(seen)) if at < min(seen) else (max(seen) + 1, at)
         between = [(r, k) if axis else (k, c) for k in range(lo, hi)]
