@@ -694,10 +694,10 @@ SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "blan
         "covered": [0.03, 0.03, 0.04, 0.9]}
 
 
-def _reader_with_square_kinds(kind_of) -> R.BoardReader:
-    """A cold reader whose square model says ``kind_of((r, c))`` for each square, surely (or,
-    where ``kind_of`` gives four numbers, with those probabilities)."""
-    reader = R.BoardReader(ENGLISH)
+def _reader_with_square_kinds(kind_of, reference=None) -> R.BoardReader:
+    """A reader (cold, or with ``reference``) whose square model says ``kind_of((r, c))`` for
+    each square, surely (or, where ``kind_of`` gives four numbers, with those probabilities)."""
+    reader = R.BoardReader(ENGLISH, reference=reference)
     order = []
     real = reader._features
 
@@ -712,6 +712,21 @@ def _reader_with_square_kinds(kind_of) -> R.BoardReader:
     reader._features = features
     reader.squares = Squares()
     return reader
+
+
+def test_with_a_reference_a_glared_square_read_unsurely_is_unknown_and_one_read_surely_stands():
+    empty = R.as_board(board_picture(EMPTY, seed=1)[0])
+    board = empty.copy()
+    c = R.CELL
+    board[10 * c:13 * c, 2 * c:5 * c] = 255            # a glare spot clips rows 10-12, columns 2-4
+    unsure_empty, unsure_blank, sure_empty, sure_blank = (11, 3), (10, 2), (12, 4), (10, 4)
+    probs = {unsure_empty: [0.8, 0.05, 0.1, 0.05], unsure_blank: [0.1, 0.05, 0.8, 0.05],
+             sure_empty: [0.95, 0.02, 0.02, 0.01], sure_blank: [0.02, 0.02, 0.95, 0.01]}
+    rd = _reader_with_square_kinds(lambda rc: probs.get(rc, "empty"), reference=empty).read(board, orient=False)
+    assert rd.labels[11][3] == R.COVERED and rd.guesses[11][3] == R.EMPTY     # asked, not shown
+    assert rd.labels[10][2] == R.COVERED and rd.guesses[10][2] == R.BLANK
+    assert rd.labels[12][4] == R.EMPTY and rd.labels[10][4] == R.BLANK
+    assert rd.labels[2][12] == R.EMPTY                  # away from the spot nothing changes
 
 
 def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:

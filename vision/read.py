@@ -647,6 +647,7 @@ GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
 # ... but when the letter tiles' faces clip too (white tiles under a bright lamp), a clipped
 # square the square model calls a blank with WHITE_BLANK or more is a blank tile
 WHITE_BLANK = 0.9
+REF_GLARE_SURE = 0.9   # with a reference: a glared square read under this is asked (empty or blank)
 # A letter in doubt is cut again at these ink thresholds (fractions of its strongest ink; the
 # usual cut is at letters.THRESHOLD_AT = 0.25) and the readings averaged.  On the tuning boards
 # (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and
@@ -1097,24 +1098,32 @@ class BoardReader:
                 and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m])):
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
-        if ref is None:
-            glared = _glared(an)
+        glared = _glared(an)
+        if ref is not None:
+            # with a reference the square model compares each square with its empty self, and
+            # is mostly right in glare too; but a clipped square, unlike the reference's, can
+            # make a washed-out blank look empty or an empty square a blank: those it is not
+            # sure of are asked (tuning boards: 14 -> 9 of 260 hard-camera boards with a wrong
+            # square, for 6 right blanks asked); squares matching the reference are not glared
+            glared &= fresh & ~same & (conf < REF_GLARE_SURE)
+            sure_white = conf >= REF_GLARE_SURE
+        else:
             # on a set whose tiles are white enough to clip, a clipped square the square model
             # calls a blank tile for sure is one: the letter tiles round it clip as well
             sure_white = (conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels)
-            for r, c in zip(*np.nonzero(glared)):
-                if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
-                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
-            # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
-            # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
-            for r, c in zip(*np.nonzero(_beside(glared))):
-                if out_labels[r][c] == BLANK and not sure_white[r, c]:
-                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
-            # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
-            # slopes across it beside an empty square much brighter than its kind's
-            for r, c in _in_soft_glare(an, pol, out_labels, kinds, conf):
-                if conf[r, c] < SOFT_SURE:
-                    out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        for r, c in zip(*np.nonzero(glared)):
+            if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
+        # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
+        for r, c in zip(*np.nonzero(_beside(glared))):
+            if out_labels[r][c] == BLANK and not sure_white[r, c]:
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
+        # slopes across it beside an empty square much brighter than its kind's
+        for r, c in _in_soft_glare(an, pol, out_labels, kinds, conf):
+            if conf[r, c] < SOFT_SURE:
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
