@@ -151,6 +151,20 @@ def test_the_letter_of_a_tile_sitting_low_in_its_square_is_found_though_its_foot
     assert g is not None and g.centre[1] > 0.6 and g.aspect < 1.0     # the L, low in the crop
 
 
+def test_a_letters_stroke_reaching_the_crops_side_is_not_taken_for_a_tile_edge():
+    # the tile sits a quarter of a square high: its L's stem runs from the crop's top edge
+    # half-way down (25 of 50 px, shorter than the 0.6 of the crop a tile edge runs), and the
+    # tile's right and lower edges run the length of the crop
+    mask = np.zeros((50, 50), np.uint8)
+    mask[0:25, 12:18] = 1                      # the L's stem, touching the top side
+    mask[19:25, 12:32] = 1                     # its foot
+    mask[:, 40:43] = 1                         # the tile's right edge, top to bottom
+    mask[32:34, :] = 1                         # its lower edge, side to side
+    kept = L._drop_edge_lines(mask)
+    assert kept[0:25, 12:18].all() and kept[19:25, 18:32].all()    # the whole L stays
+    assert not kept[:, 41].any() and not kept[33, :10].any()       # the edges go
+
+
 def test_the_components_that_scored_next_give_the_other_glyphs_in_order():
     # a dark blob in the middle outscores the T beside it; the T is the first of the others
     crop = np.full((50, 50), 215, np.uint8)

@@ -233,11 +233,17 @@ def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, boar
 
 
 def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
-    """Clear horizontal/vertical runs longer than 0.6 of the crop in its outer 35% bands."""
+    """Clear horizontal/vertical runs longer than 0.6 of the crop in its outer 35% bands.
+
+    A run counts only the pixels inside the crop: with OpenCV's default border an opening
+    counts everything past the crop's side as ink, so a letter's stroke reaching the side (a
+    tile sitting off its square, a large font) was taken for a line and cut away."""
     h, w = mask.shape
     lh, lw = max(3, int(0.6 * w)), max(3, int(0.6 * h))
-    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (lh, 1)))
-    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, lw)))
+    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (lh, 1)),
+                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, lw)),
+                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
     bh, bw = int(0.35 * h), int(0.35 * w)
     hor[bh:h - bh] = 0
     ver[:, bw:w - bw] = 0
