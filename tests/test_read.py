@@ -1242,6 +1242,25 @@ def test_a_turned_board_is_read_along_the_colour_axis_it_was_found_on():
     assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad
 
 
+def test_when_the_strongest_ink_holds_no_letter_the_next_squares_vote_on_polarity(pictures):
+    # dark letters; on a dark board the strongest "dark ink" can be empty squares between light
+    # grid lines, with no glyph: those must not leave the dark way without a vote
+    board, _ = pictures
+    an = R.Analysis(board)
+    real_peak = an.peak
+    empty_plain = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] == "." and R.PLAIN[r, c]][:25]
+
+    def peak(pol):
+        p = real_peak(pol).copy()
+        if pol == 1:
+            for rc in empty_plain:
+                p[rc] = 250.0              # stronger than any letter's
+        return p
+
+    an.peak = peak
+    assert R.BoardReader(ENGLISH).decide_polarity(an) == 1
+
+
 def test_the_polarity_vote_tries_the_way_with_the_stronger_ink_first_and_stops_when_it_reads_surely(pictures, monkeypatch):
     dark_on_light, _ = pictures
     light_on_dark, _ = board_picture(tile=TileStyle(face=(40, 30, 25), ink=(235, 240, 240), font=FONTS[1]))

@@ -427,6 +427,7 @@ MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a vo
 MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
 MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
+POL_MIN_SCORE = 1.0  # ... squares asked past those decide only when they read this much (a letter's worth)
 POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
 
 
@@ -815,11 +816,25 @@ class BoardReader:
         surely the other is not tried, which saves a board-wide ink picture and ten glyphs
         (~6 ms) on light letters too, not only on dark ones."""
         best, score = 1, -1.0
+        first_best, first_score = 1, -1.0          # the vote of the strongest POL_VOTERS squares only
         dark = self._candidates(an, 1)
         for pol in _likely_polarities(an, dark):
             peak = an.peak(pol)
-            cells = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])[:POL_VOTERS]
-            where, gl, p, _ = self._glyph_probs(an, pol, cells)
+            ranked = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])
+            where, gl, p, _ = self._glyph_probs(an, pol, ranked[:POL_VOTERS])
+            if gl:
+                s = float(np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):].sum())
+                if s > first_score:
+                    first_best, first_score = pol, s
+            # the strongest ink may hold no glyph (the gaps and shadows of tiles sitting off
+            # their squares, dark on a dark board): the next squares vote instead
+            asked = POL_VOTERS
+            while len(gl) < POL_VOTERS and asked < min(len(ranked), ORIENT_VOTERS):
+                more = ranked[asked:asked + POL_VOTERS - len(gl)]
+                asked += len(more)
+                w2, g2, p2, _ = self._glyph_probs(an, pol, more)
+                if g2:
+                    where, gl, p = where + w2, gl + g2, np.vstack([p, p2]) if len(p) else p2
             if not gl:
                 continue
             top = np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):]
@@ -828,7 +843,9 @@ class BoardReader:
                 best, score = pol, s
             if len(top) == 3 * POL_VOTERS // 4 and top.min() >= POL_SURE:
                 break          # letters that read this clearly: the other way is not tried
-        return best
+        # the squares asked past the strongest decide only when they read letters (a letter's
+        # worth or more); otherwise the strongest squares' vote stands, as on an empty board
+        return best if score >= POL_MIN_SCORE else first_best
 
     def orientation_scores(self, an: Analysis, polarity: int, mirror: bool = False,
                            squares: int | None = None) -> np.ndarray:
