@@ -86,6 +86,19 @@ def test_reads_a_board_cold(pictures):
     assert sq.label == "Q" and sq.kind == "tile" and sq.confidence > 0.5
 
 
+def test_no_square_counts_as_the_references_when_every_square_differs_from_it_past_noise():
+    # the picture differs from the reference everywhere by more than SAME_MOST grey levels (a
+    # strong light change, another blur): the quietest squares no longer tell what noise is,
+    # and pale letters would pass for it -- every square is read instead
+    ref = R.as_board(board_picture(EMPTY, seed=1)[0])
+    yy, xx = np.mgrid[0:ref.shape[0], 0:ref.shape[1]]
+    texture = np.where(((yy // 2) + (xx // 2)) % 2 == 0, 16, -16).astype(np.int16)
+    cur = np.clip(ref.astype(np.int16) + texture[..., None], 0, 255).astype(np.uint8)
+    reader = R.BoardReader(ENGLISH, reference=ref)
+    assert not reader._same_as_reference(R.Analysis(cur)).any()
+    assert reader._same_as_reference(R.Analysis(ref)).all()       # the reference itself: all of it
+
+
 def test_reference_decides_empty_and_blank(pictures):
     board, empty = pictures
     rd = R.read_board(board, ENGLISH, reference=empty)

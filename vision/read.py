@@ -411,6 +411,7 @@ def _touches_side(g: L.Glyph, side: int) -> bool:
     return x0 < 1 or y0 < 1 or x0 + gw > side - 1 or y0 + gh > side - 1
 
 
+SAME_MOST = 12.0  # grey difference from the reference past which no square counts as the reference's (_same_as_reference)
 PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
@@ -1276,6 +1277,10 @@ class BoardReader:
         ring = np.linalg.norm(an.ring_lab - ref.ring_lab, axis=2)
         # noise level from the quietest quarter of the board (camera noise, JPEG, light flicker)
         lim = [2.0 * float(np.percentile(a, 25)) + base for a, base in ((gdiff, 2.0), (dcol, 3.0), (ring, 3.0))]
+        # ... but where even the quietest squares differ that much from the reference (a strong
+        # light change, another blur) pale letters pass as noise: past SAME_MOST the picture is
+        # read instead
+        lim[0] = min(lim[0], SAME_MOST)
         return (gdiff < lim[0]) & (dcol < lim[1]) & (ring < lim[2])
 
     def _features(self, an: Analysis, pol: int, cells: list[tuple[int, int]]):
