@@ -815,7 +815,11 @@ class BoardReader:
 
         The likelier way (:func:`_likely_polarities`) is tried first: when its letters read
         surely the other is not tried, which saves a board-wide ink picture and ten glyphs
-        (~6 ms) on light letters too, not only on dark ones."""
+        (~6 ms) on light letters too, not only on dark ones.  Each way's POL_VOTERS squares of
+        strongest ink vote; squares among them holding no glyph make way for the next strongest
+        (up to ORIENT_VOTERS asked).  That wider vote decides when its winner reads at least
+        POL_MIN_SCORE; otherwise (nothing reads as a letter either way: an empty board) the
+        strongest squares' own vote does, dark letters when neither way had a glyph."""
         best, score = 1, -1.0
         first_best, first_score = 1, -1.0          # the vote of the strongest POL_VOTERS squares only
         dark = self._candidates(an, 1)
