@@ -86,6 +86,31 @@ def test_reads_a_board_cold(pictures):
     assert sq.label == "Q" and sq.kind == "tile" and sq.confidence > 0.5
 
 
+def test_a_letter_on_a_premium_square_of_the_tiles_colour_is_not_called_print_on_colour_alone(pictures):
+    # cold, a "tile" on a premium square whose face has its kind's colour is taken for the
+    # square's print read as a letter -- unless its strokes are unlike the print's: a tile of
+    # about its square's colour (a light blue tile on a light blue square) keeps its letter
+    board, _ = pictures
+    an = R.Analysis(board)
+    face = an.face_lab(1).copy()
+    tile, dl = (2, 6), R._KIND_SQUARES["d"]              # a tile on a double-letter square
+    assert dl[tile] and LABELS[2][6] not in ".?"
+    empty_dl = [(r, c) for r, c in zip(*np.nonzero(dl)) if LABELS[r][c] == "."]
+    face[tile] = np.median(face[tuple(np.array(empty_dl).T)], axis=0)     # the colour says: print
+    labels = [list(row) for row in LABELS]
+    guesses = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.where(kinds == "tile", 0.95, 1.0).astype(np.float32)
+    reader = R.BoardReader(ENGLISH)
+    reader.tile_lab = face[tile] + np.array([40.0, 0.0, 0.0])              # the tiles' colour far from it
+    printed = empty_dl[0]                                                   # and an empty one "read" as W
+    labels[printed[0]][printed[1]] = guesses[printed[0]][printed[1]] = "W"
+    kinds[printed] = "tile"
+    reader._print_is_not_a_tile(an, face, np.ones((15, 15), bool), labels, guesses, conf, kinds)
+    assert labels[2][6] == LABELS[2][6]                                     # its strokes are a letter's
+    assert labels[printed[0]][printed[1]] == R.EMPTY                        # the print is empty
+
+
 def test_no_square_counts_as_the_references_when_every_square_differs_from_it_past_noise():
     # the picture differs from the reference everywhere by more than SAME_MOST grey levels (a
     # strong light change, another blur): the quietest squares no longer tell what noise is,

@@ -495,6 +495,7 @@ PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tile
 TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
 KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
 PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over which a "letter" is that print
+PRINT_TILE_MATCH = 0.6   # ... and under which a letter shown on a square of its kind's colour is no print
 PRINT_MATES = 6       # ... against at most this many of them
 PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
@@ -1104,7 +1105,7 @@ class BoardReader:
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
         if ref is None and self.tile_lab is not None and cells:
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
-                self._print_is_not_a_tile(an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
+                self._print_is_not_a_tile(an, an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
             if inked_empty:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
@@ -1177,8 +1178,8 @@ class BoardReader:
         self._prev = (an, reading)
         return reading
 
-    def _print_is_not_a_tile(self, face: np.ndarray, fresh: np.ndarray, labels, guesses, conf: np.ndarray,
-                             kinds: np.ndarray) -> None:
+    def _print_is_not_a_tile(self, an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, guesses,
+                             conf: np.ndarray, kinds: np.ndarray) -> None:
         """Cold: a "tile" on a premium square whose face has the colour of the empty squares of
         its kind (within PRINT_SAME of their median), where that colour is at least PRINT_APART
         from the tiles' colour, is the square's print read as a letter: it is empty.  A tile
@@ -1186,7 +1187,10 @@ class BoardReader:
         needs most squares of the kind alike; this one needs only two sure empty ones.)  Light
         varies over a board (glare, a lamp to one side): a square whose face is at least as near
         the faces of the sure tiles around it (:func:`_tiles_around`) as its kind's colour stays
-        a tile."""
+        a tile.  Nor is a letter shown there called print on colour alone: its strokes must not
+        be unlike those of its kind's empty squares (:func:`_print_match` under PRINT_TILE_MATCH;
+        a maroon tile on a red corner square and a light blue tile on a light blue square had
+        been shown empty)."""
         sure_tiles = None
         for sel in _KIND_SQUARES.values():
             med = self._empty_colour_apart(face, sel, kinds, conf)
@@ -1201,6 +1205,11 @@ class BoardReader:
                 around = _tiles_around(sure_tiles, r, c)
                 if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
                     continue
+                if labels[r][c] != COVERED:
+                    mates = [(i, j) for i, j in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+                    match = _print_match(_stroke_picture(an), mates, (r, c)) if mates else None
+                    if match is not None and match < PRINT_TILE_MATCH:
+                        continue
                 labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
                 conf[r, c] = 0.9
 
@@ -1460,6 +1469,36 @@ def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int =
     return [(i, j) for d, i, j in sorted(near) if d <= reach][:most]
 
 
+def _stroke_picture(an: Analysis) -> np.ndarray:
+    """The half-size grey picture less its blur, padded by PRINT_SHIFT: strokes, not blobs
+    (under blur a tile's dark letter and the print are both a dark blob in a light square, and
+    would match as such).  What print is matched on; kept on ``an``."""
+    g = getattr(an, "_strokes", None)
+    if g is None:
+        g = an.half.astype(np.float32)
+        g = cv2.copyMakeBorder(g - cv2.GaussianBlur(g, (0, 0), PRINT_STROKES), PRINT_SHIFT, PRINT_SHIFT,
+                               PRINT_SHIFT, PRINT_SHIFT, cv2.BORDER_REPLICATE)
+        an._strokes = g
+    return g
+
+
+def _print_match(strokes: np.ndarray, mates, rc) -> float | None:
+    """How well square ``rc``'s strokes match those of the squares ``mates`` (empty squares of
+    its kind): the best normalised match over PRINT_SHIFT pixels' shift either way and the four
+    quarter turns (some boards turn the print towards each side).  None when the square is too
+    blurred to show strokes (PRINT_INK): a blob matches a blob."""
+    r, c = rc
+    w = HALF + 2 * PRINT_SHIFT
+    # the mates' windows side by side in one strip: one template match per turn
+    strip = np.hstack([strokes[i * HALF:i * HALF + w, j * HALF:j * HALF + w] for i, j in mates])
+    inside = np.arange(strip.shape[1] - (HALF - 2 * PRINT_SHIFT) + 1) % w <= 2 * PRINT_SHIFT   # not across two
+    t = strokes[r * HALF + 2 * PRINT_SHIFT:(r + 1) * HALF, c * HALF + 2 * PRINT_SHIFT:(c + 1) * HALF]
+    if t.std() < PRINT_INK:
+        return None
+    return max(float(cv2.matchTemplate(strip, np.ascontiguousarray(np.rot90(t, k)),
+                                       cv2.TM_CCOEFF_NORMED)[:, inside].max()) for k in range(4))
+
+
 def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, guesses, conf: np.ndarray,
                            kinds: np.ndarray) -> list:
     """Premium squares read as a letter (shown, or '#' with a letter guessed) whose picture is
@@ -1473,7 +1512,7 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     tell where the kind is about the tiles' colour, which is where this is needed; a square
     whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched."""
     out = []
-    g = face = None
+    face = None
     for sel in _KIND_SQUARES.values():
         cand = [(r, c) for r, c in zip(*np.nonzero(sel & fresh))
                 if guesses[r][c] not in (EMPTY, BLANK, COVERED) and labels[r][c] != EMPTY]
@@ -1488,24 +1527,10 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         cand = [rc for rc in cand if np.linalg.norm(face[rc] - kind_colour) < PRINT_NEAR]
         if not cand:
             continue
-        if g is None:
-            # strokes only (less the picture blurred): under blur a tile's dark letter and the
-            # print are both a dark blob in a light square, and would match as such
-            g = an.half.astype(np.float32)
-            g = cv2.copyMakeBorder(g - cv2.GaussianBlur(g, (0, 0), PRINT_STROKES), PRINT_SHIFT, PRINT_SHIFT,
-                                   PRINT_SHIFT, PRINT_SHIFT, cv2.BORDER_REPLICATE)
-        # the mates' windows side by side in one strip: one template match per turn
-        w = HALF + 2 * PRINT_SHIFT
-        strip = np.hstack([g[r * HALF:r * HALF + w, c * HALF:c * HALF + w] for r, c in mates])
-        inside = np.arange(strip.shape[1] - (HALF - 2 * PRINT_SHIFT) + 1) % w <= 2 * PRINT_SHIFT   # not across two
-        for r, c in cand:
-            t = g[r * HALF + 2 * PRINT_SHIFT:(r + 1) * HALF, c * HALF + 2 * PRINT_SHIFT:(c + 1) * HALF]
-            if t.std() < PRINT_INK:       # too blurred to show strokes: a blob matches a blob
-                continue
-            best = max(float(cv2.matchTemplate(strip, np.ascontiguousarray(np.rot90(t, k)),
-                                               cv2.TM_CCOEFF_NORMED)[:, inside].max()) for k in range(4))
-            if best >= PRINT_MATCH:
-                out.append((r, c))
+        for rc in cand:
+            best = _print_match(_stroke_picture(an), mates, rc)
+            if best is not None and best >= PRINT_MATCH:
+                out.append(rc)
     return out
 
 
