@@ -245,6 +245,7 @@ class Analysis:
         self.surround = surround
         self.grey = grey
         self._light_mid: np.ndarray | None = None
+        self._strokes: np.ndarray | None = None
         self._pad: np.ndarray | None = None
         if surround is not None and self.rect.shape[0] + 2 * MARGIN == surround.shape[0]:
             # one grey conversion for both (it is pixel by pixel: the same numbers)
@@ -334,6 +335,16 @@ class Analysis:
             self._light_mid = _cells(half.astype(np.float32), HALF)[:, :, 4:HALF - 4, 4:HALF - 4]
         return self._light_mid
 
+    def strokes(self) -> np.ndarray:
+        """:attr:`half` less its blur, padded by PRINT_SHIFT: strokes, not blobs (under blur a
+        tile's dark letter and the print are both a dark blob in a light square, and would
+        match as such).  What print is matched on (:func:`_print_match`)."""
+        if self._strokes is None:
+            g = self.half.astype(np.float32)
+            self._strokes = cv2.copyMakeBorder(g - cv2.GaussianBlur(g, (0, 0), PRINT_STROKES), PRINT_SHIFT,
+                                               PRINT_SHIFT, PRINT_SHIFT, PRINT_SHIFT, cv2.BORDER_REPLICATE)
+        return self._strokes
+
     def face_lab(self, polarity: int) -> np.ndarray:
         """(15, 15, 3) mean Lab of each square's middle on the face side of its median."""
         if polarity not in self._face:
@@ -411,7 +422,6 @@ def _touches_side(g: L.Glyph, side: int) -> bool:
     return x0 < 1 or y0 < 1 or x0 + gw > side - 1 or y0 + gh > side - 1
 
 
-SAME_MOST = 12.0  # grey difference from the reference past which no square counts as the reference's (_same_as_reference)
 PEAK_MIN = 20.0   # half-size ink peak under which a square is taken to have no ink
 ORIENT_VOTERS = 30   # squares (strongest ink, plain) that vote on which side is up
 ORIENT_STAGES = (6, 12)   # ... the strongest 6 vote first, then up to 12, then all; enough
@@ -441,6 +451,11 @@ def _likely_polarities(an: Analysis, cells) -> tuple[int, int]:
     mid = an.mid_gray[tuple(np.array(cells).T)].reshape(len(cells), -1)
     lo, med, hi = np.percentile(mid, (5, 50, 95), axis=1)
     return (1, -1) if float(((med - lo) - (hi - med)).sum()) >= 0 else (-1, 1)
+
+
+def _polarity_vote(p: np.ndarray) -> np.ndarray:
+    """The best three quarters of POL_VOTERS glyphs' letter scores (their probabilities ``p``)."""
+    return np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):]
 
 
 def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
@@ -651,6 +666,7 @@ GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
 # square the square model calls a blank with WHITE_BLANK or more is a blank tile
 WHITE_BLANK = 0.9
 REF_GLARE_SURE = 0.9   # with a reference: a glared square read under this is asked (empty or blank)
+SAME_MOST = 12.0       # grey difference from the reference past which no square counts as its (_same_as_reference)
 # A letter in doubt is cut again at these ink thresholds (fractions of its strongest ink; the
 # usual cut is at letters.THRESHOLD_AT = 0.25) and the readings averaged.  On the tuning boards
 # (seeds 7200, 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and
@@ -828,10 +844,9 @@ class BoardReader:
             peak = an.peak(pol)
             ranked = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])
             where, gl, p, _ = self._glyph_probs(an, pol, ranked[:POL_VOTERS])
-            if gl:
-                s = float(np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):].sum())
-                if s > first_score:
-                    first_best, first_score = pol, s
+            strongest = float(_polarity_vote(p).sum()) if gl else -1.0
+            if strongest > first_score:
+                first_best, first_score = pol, strongest
             # the strongest ink may hold no glyph (the gaps and shadows of tiles sitting off
             # their squares, dark on a dark board): the next squares vote instead
             asked = POL_VOTERS
@@ -843,7 +858,7 @@ class BoardReader:
                     where, gl, p = where + w2, gl + g2, np.vstack([p, p2]) if len(p) else p2
             if not gl:
                 continue
-            top = np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):]
+            top = _polarity_vote(p)
             s = float(top.sum())
             if s > score:
                 best, score = pol, s
@@ -1207,7 +1222,7 @@ class BoardReader:
                     continue
                 if labels[r][c] != COVERED:
                     mates = [(i, j) for i, j in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
-                    match = _print_match(_stroke_picture(an), mates, (r, c)) if mates else None
+                    match = _print_match(an.strokes(), mates, (r, c)) if mates else None
                     if match is not None and match < PRINT_TILE_MATCH:
                         continue
                 labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
@@ -1469,19 +1484,6 @@ def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int =
     return [(i, j) for d, i, j in sorted(near) if d <= reach][:most]
 
 
-def _stroke_picture(an: Analysis) -> np.ndarray:
-    """The half-size grey picture less its blur, padded by PRINT_SHIFT: strokes, not blobs
-    (under blur a tile's dark letter and the print are both a dark blob in a light square, and
-    would match as such).  What print is matched on; kept on ``an``."""
-    g = getattr(an, "_strokes", None)
-    if g is None:
-        g = an.half.astype(np.float32)
-        g = cv2.copyMakeBorder(g - cv2.GaussianBlur(g, (0, 0), PRINT_STROKES), PRINT_SHIFT, PRINT_SHIFT,
-                               PRINT_SHIFT, PRINT_SHIFT, cv2.BORDER_REPLICATE)
-        an._strokes = g
-    return g
-
-
 def _print_match(strokes: np.ndarray, mates, rc) -> float | None:
     """How well square ``rc``'s strokes match those of the squares ``mates`` (empty squares of
     its kind): the best normalised match over PRINT_SHIFT pixels' shift either way and the four
@@ -1528,7 +1530,7 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         if not cand:
             continue
         for rc in cand:
-            best = _print_match(_stroke_picture(an), mates, rc)
+            best = _print_match(an.strokes(), mates, rc)
             if best is not None and best >= PRINT_MATCH:
                 out.append(rc)
     return out
