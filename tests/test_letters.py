@@ -178,6 +178,48 @@ def test_the_components_that_scored_next_give_the_other_glyphs_in_order():
     assert L.other_glyphs(L.ink_image(np.full((50, 50), 215, np.uint8), 1, L.disc_size(50))) == []
 
 
+def _letter_with_a_neighbours_stroke(accent: bool = False) -> np.ndarray:
+    """Ink crop: a big H, and level with it a gap away the first stroke of the next tile's W
+    (as tall as the H: it passes for a piece of a broken letter); with ``accent``, two dots
+    above the H as on an Ä."""
+    crop = np.full((50, 50), 215, np.uint8)
+    cv2.line(crop, (10, 14), (10, 38), 20, 4)
+    cv2.line(crop, (28, 14), (28, 38), 20, 4)
+    cv2.line(crop, (10, 26), (28, 26), 20, 4)
+    cv2.line(crop, (36, 14), (41, 38), 20, 4)            # the W's first stroke beside it
+    if accent:
+        cv2.circle(crop, (14, 8), 2, 20, -1)
+        cv2.circle(crop, (24, 8), 2, 20, -1)
+    return L.ink_image(crop, 1, L.disc_size(50))
+
+
+def test_a_neighbours_stroke_joined_to_a_letter_is_left_out_of_its_other_cut():
+    ink = _letter_with_a_neighbours_stroke()
+    joined = L.glyph_from_ink(ink)
+    assert joined.parts == 2                              # the usual cut takes the stroke in
+    cuts = L.glyph_cuts(ink)
+    alone = [g for rank, g in cuts if rank == 0]
+    assert len(alone) == 1 and alone[0].parts == 1 and alone[0].aspect < joined.aspect
+    flat = L.ink_image(np.full((50, 50), 215, np.uint8), 1, L.disc_size(50))
+    assert L.glyph_cuts(flat) == []                       # no ink, no cuts
+
+
+def test_a_letters_marks_stay_in_its_other_cut_when_the_alphabet_has_marked_letters():
+    ink = _letter_with_a_neighbours_stroke(accent=True)
+    assert L.glyph_from_ink(ink).parts == 4               # H, two marks, the neighbour's stroke
+    with_marks = [g for rank, g in L.glyph_cuts(ink, marks=True) if rank == 0]
+    without = [g for rank, g in L.glyph_cuts(ink, marks=False) if rank == 0]
+    assert with_marks[0].parts == 3                       # an Ä stays an Ä
+    assert without[0].parts == 1                          # no marked letters: dots are stray ink
+
+
+def test_a_letter_with_nothing_joined_has_no_other_cut_of_its_own():
+    crop = np.full((50, 50), 215, np.uint8)
+    cv2.putText(crop, "T", (14, 36), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 20, 3, cv2.LINE_AA)
+    ink = L.ink_image(crop, 1, L.disc_size(50))
+    assert [rank for rank, g in L.glyph_cuts(ink)] == []
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

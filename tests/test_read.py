@@ -1270,6 +1270,32 @@ def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
 
 
+def test_a_letter_in_doubt_is_read_from_another_cut_only_when_that_cut_reads_surely(pictures, monkeypatch):
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
+    where, gl, P, classes = reader._glyph_probs(an, 1, [(2, 6)])
+    doubt = P[0].copy()
+    doubt[:-2] = 0.3 / (len(doubt) - 2)                          # the usual cut of the I: in doubt
+    doubt[-1] = 0.7
+
+    def run(cuts):
+        monkeypatch.setattr(R.L, "glyph_cuts", lambda ink, marks=True: cuts)
+        probs = {(2, 6): doubt.copy()}
+        best, second, gmap = {(2, 6): ("I", 0.01)}, {(2, 6): 0.0}, {(2, 6): gl[0]}
+        left = reader._other_cuts(an, 1, [(2, 6)], probs, best, second, gmap)
+        return left, best[(2, 6)][0], gmap[(2, 6)]
+
+    left, letter, glyph = run([(0, x_glyph)])                   # the letter without a joined piece
+    assert left == [] and letter == "X" and glyph is x_glyph
+    monkeypatch.setattr(R, "CUT_RANK_SURE", 1.01)
+    left, letter, glyph = run([(1, x_glyph)])                   # a cut round another component
+    assert left == [(2, 6)] and letter == "I"                    # ... needs more: still in doubt
+    left, letter, _ = run([])
+    assert left == [(2, 6)] and letter == "I"
+
+
 def test_a_turned_board_is_read_along_the_colour_axis_it_was_found_on():
     board, _ = board_picture(tile=pink_on_lime())
     turned = np.ascontiguousarray(np.rot90(board, 1))

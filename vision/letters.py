@@ -216,6 +216,37 @@ def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True
     return out
 
 
+def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
+               most: int = 2, marks: bool = True) -> list[tuple[int, Glyph]]:
+    """Other ways to cut the letter from an ink-strength crop, for a letter in doubt, each as
+    (rank, glyph): rank 0, the letter's component without the pieces joined to it
+    (:func:`_pieces`), when any were; ranks 1 to ``most``, the glyphs built around the
+    components that scored next (:func:`other_glyphs`), each also without its pieces.
+    ``marks``: the alphabet has letters with separate marks (Ä, Å, Ś): the marks found above
+    a letter stay with it; without such letters a mark there is a stray piece and goes too.
+
+    In a crowded corner of a board a big letter's neighbours reach into its crop: the next
+    tile's letter, level with this one and a gap away, passes for a piece of a broken letter (an
+    H joined to a W's first stroke), and the square's own letter can lose to a neighbour's edge."""
+    mask, contrast = ink_mask(ink, min_contrast)
+    if mask is None:
+        return []
+    if board:
+        mask = _drop_edge_lines(mask)
+    out: list[tuple[int, Glyph]] = []
+    for rank in range(most + 1):
+        whole = _letter_parts(mask, rank)
+        if whole is None:
+            break
+        labels, comps, keep, _ = whole
+        if rank:
+            out.append((rank, _normalise(labels, comps, keep, mask.shape, contrast)))
+        core = _letter_parts(mask, rank, pieces=False)[2] if marks else keep[:1]
+        if len(core) < len(keep):
+            out.append((rank, _normalise(labels, comps, core, mask.shape, contrast)))
+    return out
+
+
 def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True) -> list[Glyph]:
     """The letter cut again from an ink-strength crop at other thresholds (fractions of the
     strongest ink, :data:`THRESHOLD_AT` being the usual one): thinner and bolder versions of the
@@ -288,12 +319,13 @@ def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
     return _normalise(labels, comps, keep, mask.shape, contrast)
 
 
-def _letter_parts(mask: np.ndarray, rank: int = 0):
+def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True):
     """(labels, component stats as lists, the letter's components, in-middle counts), or None.
 
     The letter is the largest central component, plus accents above it and the pieces of a
-    broken letter (:func:`_pieces`).  ``rank`` 1, 2, ...: built around the component that
-    scored next instead (see :func:`other_glyphs`); None when there is no such component."""
+    broken letter (:func:`_pieces`; not with ``pieces`` False).  ``rank`` 1, 2, ...: built
+    around the component that scored next instead (see :func:`other_glyphs`); None when there
+    is no such component."""
     h, w = mask.shape
     hull = _face_hull(mask)
     if hull is not None:
@@ -342,7 +374,8 @@ def _letter_parts(mask: np.ndarray, rank: int = 0):
         if i != best and A >= 0.0025 * h * w and in_count[i] >= 0.9 * A and x - 0.1 * bw <= icx <= x + 1.1 * bw \
                 and y - 0.45 * bh <= Y + BH <= y + 0.3 * bh and BH < 0.6 * bh and BW < 0.85 * bw and BW < 3.5 * BH:
             keep.append(i)
-    keep += _pieces(labels, comps, in_count, best, h, w, thin)
+    if pieces:
+        keep += _pieces(labels, comps, in_count, best, h, w, thin)
     return labels, comps, keep, in_count
 
 
