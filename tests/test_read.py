@@ -976,19 +976,35 @@ def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_ar
 
 def test_a_square_not_read_surely_beside_a_covered_square_is_not_shown():
     board, _ = board_picture()
-    hand = {(5, 8), (7, 6)}                  # two empty plain squares called covered
-    doubtful = {(5, 7), (9, 11)}             # the R beside one and the M far from both, read less surely
-    unsure_empty = {(4, 8), (12, 10)}        # an empty square beside the hand and one far off, the same
+    hand = {(5, 8), (4, 8)}                  # two empty plain squares together called covered: a hand
+    doubtful = {(5, 7), (9, 11)}             # the R beside it and the M far off, read less surely
+    unsure_empty = {(3, 8), (12, 10)}        # an empty square beside the hand and one far off, the same
     reader = _reader_with_square_kinds(lambda rc: [0.1, 0.8, 0.05, 0.05] if rc in doubtful else
                                        [0.7, 0.1, 0.1, 0.1] if rc in unsure_empty else
                                        "covered" if rc in hand else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
     assert all(R.PLAIN[rc] for rc in hand | unsure_empty)
+    assert rd.confidence[5, 7] < R.NEAR_HAND_SURE
     assert rd.labels[5][7] == R.COVERED      # it may be partly under the hand
-    assert rd.labels[4][8] == R.COVERED      # so may this one: an arm of the board's colour
+    assert rd.labels[3][8] == R.COVERED      # so may this one: an arm of the board's colour
     assert rd.labels[9][11] == "M" and rd.labels[12][10] == R.EMPTY    # as unsure, but nothing hides them
-    assert (rd.labels[7][7], rd.labels[6][6]) == ("F", "A")    # beside the hand, read surely
-    assert rd.labels[7][5] == R.EMPTY        # beside the hand, surely empty
+    assert (rd.labels[4][7], rd.labels[5][9]) == ("B", R.EMPTY)        # beside the hand, read surely
+
+
+def test_a_letter_beside_one_odd_covered_square_needs_less_confidence_than_beside_a_hand():
+    # one square read covered on its own is seldom a hand: mostly an empty premium square of about
+    # the tiles' colour the model could not place.  A letter beside it read fairly surely stands
+    board, _ = board_picture()
+    odd = {(10, 3), (10, 7)}                 # two lone squares called covered, well apart
+    fair, poor = (9, 3), (9, 7)              # the E above one, the D above the other
+    reader = _reader_with_square_kinds(lambda rc: [0.02, 0.75, 0.2, 0.03] if rc == fair else
+                                       [0.02, 0.62, 0.33, 0.03] if rc == poor else
+                                       "covered" if rc in odd else
+                                       "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+    rd = reader.read(board, orient=False)
+    assert R.NEAR_ODD_SURE <= rd.confidence[9, 3] < R.NEAR_HAND_SURE
+    assert rd.labels[9][3] == "E"            # beside a hand it would be asked about
+    assert rd.confidence[9, 7] < R.NEAR_ODD_SURE and rd.labels[9][7] == R.COVERED
 
 
 def test_an_empty_square_beside_a_covered_one_needs_more_confidence_than_a_letter_there():
