@@ -690,7 +690,7 @@ BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # A letter in doubt is first cut otherwise (letters.glyph_cuts: without the pieces joined to it,
 # or around the next components); a cut read with CUT_SURE or more (CUT_RANK_SURE around another
 # component: a neighbour's edge can read as an L or a J) replaces it.  On the tuning boards (seeds
-# 7500, 7700: 12 rows, 480 boards) tiles right rose on 10 rows (+0.03 to +0.26 %), the same on 2,
+# 7500, 7700: 12 rows, 480 boards) tiles right rose on 11 rows (+0.03 to +0.26 %), the same on 1,
 # with no more wrong squares; at 0.8 for both, a tile edge beside a G read as a J.
 CUT_SURE, CUT_RANK_SURE = 0.8, 0.95
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
