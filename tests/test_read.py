@@ -1106,6 +1106,23 @@ def test_print_read_as_a_letter_is_the_print_of_its_kind_and_a_tile_on_a_premium
     assert found == [taken]
 
 
+def test_a_premium_square_read_covered_on_its_own_is_its_print_but_one_beside_a_hand_is_not():
+    # the square model, unable to place a premium square's print, calls it covered; alone (no
+    # covered square beside it) it is matched against its kind's print like print read as a letter
+    board = _two_letter_print_board()
+    labels = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    lone, by_hand, hand, tile = (0, 3), (0, 11), (1, 11), (2, 6)      # double-letter squares but the hand's
+    assert all(R._KIND_SQUARES["d"][rc] for rc in (lone, by_hand, tile)) and LABELS[2][6] == "I"
+    for r, c in (lone, by_hand, hand, tile):                  # the I's tile read covered on its own too
+        labels[r][c], kinds[r, c], conf[r, c] = R.COVERED, "covered", 0.6
+    guesses = [row[:] for row in labels]
+    fresh = np.ones((15, 15), bool)
+    found = R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, guesses, conf, kinds)
+    assert found == [lone]                   # beside the hand it may be under it; the tile is no print
+
+
 def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # under blur a dark letter on a tile and the dark print are both a blob in a light square
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 3.5)

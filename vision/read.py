@@ -1550,9 +1550,9 @@ def _print_match(strokes: np.ndarray, mates, rc) -> float | None:
 
 def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, guesses, conf: np.ndarray,
                            kinds: np.ndarray) -> list:
-    """Premium squares read as a letter (shown, or '#' with a letter guessed) whose picture is
-    the picture of an empty square of the same kind: the print ("2L", "DOUBLE WORD SCORE") read
-    as a letter.  Every square of a kind carries the same print, so the square's middle (grey,
+    """Premium squares read as a letter (shown, or '#' with a letter guessed), or read covered on
+    their own, whose picture is the picture of an empty square of the same kind: the print
+    ("2L", "DOUBLE WORD SCORE") read as a letter or as something covering the square.  Every square of a kind carries the same print, so the square's middle (grey,
     normalised) is matched against the squares of its kind surely read empty, allowing a few
     pixels' shift and the four quarter turns (some boards turn the print towards each side), on
     the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
@@ -1562,9 +1562,16 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched."""
     out = []
     face = None
+    covered = kinds == "covered"
+    # a square read covered on its own (no covered square among its eight neighbours: a hand is
+    # one piece, an arm along a diagonal too) is matched as well: a premium square whose print
+    # the square model could not place (a dark "TRIPLE WORD SCORE" square on the deluxe set) is
+    # no hand, and a tile or a finger there does not match the print
+    lone = covered & (cv2.filter2D(covered.astype(np.float32), -1, np.ones((3, 3), np.float32),
+                                   borderType=cv2.BORDER_CONSTANT) < 1.5)
     for sel in _KIND_SQUARES.values():
         cand = [(r, c) for r, c in zip(*np.nonzero(sel & fresh))
-                if guesses[r][c] not in (EMPTY, BLANK, COVERED) and labels[r][c] != EMPTY]
+                if guesses[r][c] not in (EMPTY, BLANK, COVERED) and labels[r][c] != EMPTY or lone[r, c]]
         if not cand:
             continue
         mates = [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
