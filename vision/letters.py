@@ -187,25 +187,27 @@ def glyph_of(crop: np.ndarray, polarity: int | None = None, min_contrast: float 
     return _glyph_from_mask(mask, contrast)
 
 
+def _cut_mask(ink: np.ndarray, min_contrast: float, board: bool) -> tuple[np.ndarray | None, float]:
+    """The ink mask letters are cut from (:func:`ink_mask`), less a board crop's edge lines."""
+    mask, contrast = ink_mask(ink, min_contrast)
+    if mask is not None and board:
+        mask = _drop_edge_lines(mask)
+    return mask, contrast
+
+
 def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True) -> Glyph | None:
     """Like :func:`glyph_of`, from an ink-strength crop (see :func:`ink_image`)."""
-    mask, contrast = ink_mask(ink, min_contrast)
-    if mask is None:
-        return None
-    if board:
-        mask = _drop_edge_lines(mask)
-    return _glyph_from_mask(mask, contrast)
+    mask, contrast = _cut_mask(ink, min_contrast, board)
+    return None if mask is None else _glyph_from_mask(mask, contrast)
 
 
 def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True, most: int = 2) -> list[Glyph]:
     """The glyphs built around the components that scored next after the letter's (ranks 1 to
     ``most``), from the same ink as :func:`glyph_from_ink`: when a tile sits off its square, its
     edge (and the point value on it) can outscore the letter, which is then one of these."""
-    mask, contrast = ink_mask(ink, min_contrast)
+    mask, contrast = _cut_mask(ink, min_contrast, board)
     if mask is None:
         return []
-    if board:
-        mask = _drop_edge_lines(mask)
     out = []
     for rank in range(1, most + 1):
         found = _letter_parts(mask, rank)
@@ -228,11 +230,9 @@ def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
     In a crowded corner of a board a big letter's neighbours reach into its crop: the next
     tile's letter, level with this one and a gap away, passes for a piece of a broken letter (an
     H joined to a W's first stroke), and the square's own letter can lose to a neighbour's edge."""
-    mask, contrast = ink_mask(ink, min_contrast)
+    mask, contrast = _cut_mask(ink, min_contrast, board)
     if mask is None:
         return []
-    if board:
-        mask = _drop_edge_lines(mask)
     out: list[tuple[int, Glyph]] = []
     for rank in range(most + 1):
         whole = _letter_parts(mask, rank)

@@ -525,7 +525,7 @@ HALO_SLOPE = 1.0      # Lab L per small pixel: a "blank" whose light runs this s
 SOFT_SURE = 0.8       # ... unless the square model is this sure of the blank
 HALO_LIFT = 15.0      # ... beside an empty square this much lighter than its kind's: a glare spot's light
 NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square is '#'
-# ... but beside one square read covered on its own (no other covered square touching it) a letter
+# ... but beside one square read covered on its own (no other among its eight neighbours) a letter
 # needs only this: a lone "covered" square is seldom a hand, mostly an empty premium square of about
 # the tiles' colour that the square model could not place.  Tuning boards (seeds 7500, 7700: 12
 # rows, 480 boards, hands among them): tiles right up on 7 rows (+0.03 to +0.12 %), no more wrong
@@ -1189,12 +1189,13 @@ class BoardReader:
         n, part, size, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8), connectivity=4)
         hand = covered & (size[part, cv2.CC_STAT_AREA] >= 2)
         by_hand = _beside(hand)
+        by_piece = _beside(covered & ~_lone(covered))       # hands, arms along a diagonal too
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
             if lab == EMPTY:
                 sure = NEAR_HAND_EMPTY if by_hand[r, c] else NEAR_HAND_SURE
             else:
-                sure = NEAR_HAND_SURE if by_hand[r, c] else NEAR_ODD_SURE
+                sure = NEAR_HAND_SURE if by_piece[r, c] else NEAR_ODD_SURE
             if lab == BLANK or lab != COVERED and conf[r, c] < sure:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
@@ -1467,9 +1468,7 @@ class BoardReader:
         changed = []
         for g, rc, p in zip(glyphs, owner, P):
             if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
-                probs[rc], gmap[rc] = p, g
-                an.glyphs[pol][rc] = g               # the value window and later reads use it
-                an.logits[pol].pop(rc, None)
+                _take_glyph(an, pol, rc, g, p, probs, gmap)
                 changed.append(rc)
         return changed
 
@@ -1492,9 +1491,7 @@ class BoardReader:
         for g, rc, p, rank in zip(glyphs, owner, P, ranks):
             j = int(np.argmax(p[:-2]))
             if float(p[j]) >= (CUT_RANK_SURE if rank else CUT_SURE) and float(p[j]) > float(probs[rc][:-2].max()):
-                probs[rc], gmap[rc] = p, g
-                an.glyphs[pol][rc] = g               # the value window and later reads use it
-                an.logits[pol].pop(rc, None)
+                _take_glyph(an, pol, rc, g, p, probs, gmap)
                 best[rc] = (classes[j], float(p[j]))
                 second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
                 done.add(rc)
@@ -1525,6 +1522,23 @@ class BoardReader:
             second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
 
 
+def _take_glyph(an: Analysis, pol: int, rc, g: L.Glyph, p: np.ndarray, probs: dict, gmap: dict) -> None:
+    """Square ``rc``'s glyph is ``g``, read ``p``, from now on: for the features, the value window
+    and later reads of this frame."""
+    probs[rc], gmap[rc] = p, g
+    an.glyphs[pol][rc] = g
+    an.logits[pol].pop(rc, None)
+
+
+def _lone(covered: np.ndarray) -> np.ndarray:
+    """(15, 15): squares of ``covered`` with no other among their eight neighbours.  A hand is one
+    piece (an arm along a diagonal too, its squares touching corner to corner); a square read
+    covered on its own is mostly a premium square the square model could not place."""
+    around = cv2.filter2D(covered.astype(np.float32), -1, np.ones((3, 3), np.float32),
+                          borderType=cv2.BORDER_CONSTANT)
+    return covered & (around < 1.5)
+
+
 def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int = 4) -> list[tuple[int, int]]:
     """Up to ``most`` squares of ``tiles`` nearest (r, c), at most ``reach`` steps away (not (r, c))."""
     near = [(abs(i - r) + abs(j - c), i, j) for i, j in zip(*np.nonzero(tiles)) if (i, j) != (r, c)]
@@ -1552,8 +1566,8 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
                            kinds: np.ndarray) -> list:
     """Premium squares read as a letter (shown, or '#' with a letter guessed), or read covered on
     their own, whose picture is the picture of an empty square of the same kind: the print
-    ("2L", "DOUBLE WORD SCORE") read as a letter or as something covering the square.  Every square of a kind carries the same print, so the square's middle (grey,
-    normalised) is matched against the squares of its kind surely read empty, allowing a few
+    ("2L", "DOUBLE WORD SCORE") read as a letter or as something covering the square.  Every
+    square of a kind carries the same print, so the square's middle (grey, normalised) is matched against the squares of its kind surely read empty, allowing a few
     pixels' shift and the four quarter turns (some boards turn the print towards each side), on
     the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
     letter, which match it far less (tuning boards: tiles at most 0.71, print read as a letter
@@ -1562,13 +1576,10 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched."""
     out = []
     face = None
-    covered = kinds == "covered"
-    # a square read covered on its own (no covered square among its eight neighbours: a hand is
-    # one piece, an arm along a diagonal too) is matched as well: a premium square whose print
-    # the square model could not place (a dark "TRIPLE WORD SCORE" square on the deluxe set) is
-    # no hand, and a tile or a finger there does not match the print
-    lone = covered & (cv2.filter2D(covered.astype(np.float32), -1, np.ones((3, 3), np.float32),
-                                   borderType=cv2.BORDER_CONSTANT) < 1.5)
+    # a square read covered on its own (:func:`_lone`) is matched as well: a premium square whose
+    # print the square model could not place (a dark "TRIPLE WORD SCORE" square on the deluxe
+    # set) is no hand, and a tile or a finger there does not match the print
+    lone = _lone(kinds == "covered")
     for sel in _KIND_SQUARES.values():
         cand = [(r, c) for r, c in zip(*np.nonzero(sel & fresh))
                 if guesses[r][c] not in (EMPTY, BLANK, COVERED) and labels[r][c] != EMPTY or lone[r, c]]
