@@ -12,6 +12,7 @@ Parts:
   reported separately; every tile carries a random point value;
 * ``--only mirrored``: the values rows' boards (cold, values read) seen by a camera that mirrors
   its picture;
+* ``--only turned``: the same boards seen from another side of the table (a random quarter turn);
 * ``--only games``: which way the board is seen, decided on a first move of a few letters and
   decided again after the next words (turned and mirrored at random);
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
@@ -107,11 +108,15 @@ EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3
 
 def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
                   corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True,
-                  printed: dict | None = None, read_values: bool = False, mirrored: bool = False) -> dict:
+                  printed: dict | None = None, read_values: bool = False, mirrored: bool = False,
+                  turned: bool = False) -> dict:
     """``printed``: the point values printed on the tiles (default: a random value per tile);
     ``read_values``: the reader is given them (and reads the printed value when unsure);
-    ``mirrored``: the camera mirrors its picture (the frame flipped left to right)."""
+    ``mirrored``: the camera mirrors its picture (the frame flipped left to right);
+    ``turned``: the camera sees the board from another side of the table (the grid's corners
+    taken from a random one of the other three sides; the boards are the same as unturned)."""
     rng = np.random.default_rng(seed)
+    turns = np.random.default_rng(seed + 7919)       # its own draws: the boards stay the same
     fonts = font_paths(role)
     tot: dict = {}
     boards = boards_clean = boards_full = 0
@@ -126,6 +131,8 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
         if mirrored:         # the grid's corners as seen in the mirrored frame, TL TR BR BL on screen
             frame = np.ascontiguousarray(frame[:, ::-1])
             corners = np.array([[frame.shape[1] - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
+        if turned:
+            corners = np.roll(corners, int(turns.integers(1, 4)), axis=0)
         rect = R.rectify_board(frame, corners)
         ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
         reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
@@ -365,7 +372,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "games", "jheidel", "speed", "photos"],
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "games", "jheidel", "speed", "photos"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
@@ -414,6 +421,14 @@ def main(argv=None) -> int:
                               read_values=True, mirrored=True)
             print(report_renders(f"mirrored camera, {name}, cold, values read", t)
                   + f"; found mirrored on {t.get('mirrored_found', 0)}/{t['boards']}", flush=True)
+    if a.only in (None, "turned"):
+        # the camera at another side of the table: the values rows' boards (same seeds, cold,
+        # values read), each seen from a random one of the other three sides
+        for role, hard, n, name in runs:
+            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                              read_values=True, turned=True)
+            print(report_renders(f"board seen from another side, {name}, cold, values read", t), flush=True)
     if a.only in (None, "games"):
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
     if a.only in (None, "jheidel"):

@@ -278,15 +278,20 @@ def test_ink_reaching_a_crops_side_is_cut_from_the_crops_own_ink_as_in_training(
     assert not np.array_equal(an.ink_crop(1, 9, 2), L.ink_image(an.crop_gray(9, 2), 1, L.disc_size(an.s)))
 
 
-def test_a_turned_board_keeps_the_ink_its_glyphs_were_cut_from(pictures):
+@pytest.mark.parametrize("k, mirrored", [(1, False), (2, False), (3, False), (0, True), (1, True)])
+def test_a_board_reads_the_same_whichever_way_round_the_camera_sees_it(pictures, k, mirrored):
+    # the law: every square's label, kind and confidence as read upright, whatever the turn
+    # (the letters cut upright from the upright picture's ink, as the letter model learnt them,
+    # not turned from the cuts made while deciding the way up) and whether the camera mirrors
     board, _ = pictures
-    reader = R.BoardReader(ENGLISH)
-    turned = np.ascontiguousarray(np.rot90(board, 1))
-    reader.polarity = 1
-    an = R.Analysis(turned)
-    an.glyph(1, 7, 7)
-    back = reader._turned_analysis(turned, an, 3)
-    assert np.array_equal(back.ink_crop(1, 7, 7), np.rot90(an.ink_crop(1, 7, 7), 3))
+    upright = R.read_board(board, ENGLISH)
+    seen = np.ascontiguousarray(np.rot90(board[:, ::-1] if mirrored else board, k))
+    rd = R.read_board(seen, ENGLISH)
+    # (mirrored back, a picture turned by k is the board turned by -k)
+    assert rd.mirrored == mirrored and rd.orientation == (k if mirrored else -k) % 4
+    assert rd.labels == upright.labels
+    assert np.array_equal(rd.kinds, upright.kinds)
+    assert np.allclose(rd.confidence, upright.confidence, atol=1e-4)
 
 
 def test_stabiliser_needs_agreement_over_frames(pictures):

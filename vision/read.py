@@ -809,7 +809,6 @@ class BoardReader:
         p, classes = self.model.probabilities(ims, meta, self.letters, logits=logits, upright=upright)
         if protos is not None and len(protos):
             p, classes = L._mix_prototypes(protos.similarity(hid, ims), p, classes, protos, 0.7)
-        self._last_forward = (logits, hid)
         return p, classes
 
     def _glyph_probs(self, an: "Analysis", pol: int, cells, upright: bool = True):
@@ -897,7 +896,6 @@ class BoardReader:
         peak = an.peak(polarity)
         ranked = sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:ORIENT_VOTERS]
         scores = np.zeros(4)
-        self._turned: dict[int, tuple[list, list, tuple]] = {}
         self._voters = self._asked = 0
         bounds = (0,) + ORIENT_STAGES + (ORIENT_VOTERS,) if squares is None else (0, squares)
         for lo, hi in zip(bounds, bounds[1:]):
@@ -916,14 +914,7 @@ class BoardReader:
                     elif k == 0:
                         p, _ = self._classify(gl, False, [an.logits[polarity][rc] for rc in where])
                     else:
-                        turned = [_rot_glyph(g, k) for g in gl]
-                        p, _ = self._classify(turned, upright=False)
-                        if k in self._turned:
-                            w0, t0, (lg0, h0) = self._turned[k]
-                            lg1, h1 = self._last_forward
-                            self._turned[k] = (w0 + where, t0 + turned, (np.vstack([lg0, lg1]), np.vstack([h0, h1])))
-                        else:
-                            self._turned[k] = (where, turned, self._last_forward)
+                        p, _ = self._classify([_rot_glyph(g, k) for g in gl], upright=False)
                     scores[k] += float(_letter_score(p, "").sum())
             top = np.sort(scores)
             if top[-1] - top[-2] >= ORIENT_CLEAR and squares is None:
@@ -951,33 +942,25 @@ class BoardReader:
         n = self._voters
         if n < MIRROR_VOTERS or scores.max() >= MIRROR_TRY * n:
             return False
-        kept = self._turned, self._voters, self._asked      # what the reading goes on with
+        kept = self._voters, self._asked      # what the reading goes on with
         upto = max(self._asked, MIRROR_SQUARES)
         as_is = scores if upto == self._asked else self.orientation_scores(an, self.polarity, squares=upto)
         m = self._voters
         mirrored = self.orientation_scores(an, self.polarity, mirror=True, squares=upto)
-        self._turned, self._voters, self._asked = kept
+        self._voters, self._asked = kept
         return (m >= MIRROR_VOTERS and mirrored.max() >= MIRROR_READS * m
                 and mirrored.max() - as_is.max() >= MIRROR_LEAD * m)
 
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
-        """Analysis of the board turned by k, reusing the glyphs and logits already found."""
+        """Analysis of the board turned by k, afresh: nothing found while deciding the way up is
+        reused.  Neither the glyphs (cutting a letter is not the same at every turn: marks are
+        looked for above it, a flat piece is a tile edge when it lies across the crop; and the
+        letter model learnt from letters cut upright) nor the ink (its disc, OpenCV's ellipse, is
+        not its own quarter turn: wider at its sides than at its top and bottom).  So a board
+        reads the same, square for square and to every confidence, whichever way round the
+        camera sees it; a glyph reused turned read a letter at 0.59 that reads 0.96 upright."""
         surround = None if an.surround is None else np.ascontiguousarray(np.rot90(an.surround, k))
-        turned = Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround, an.grey)
-        pol = self.polarity
-        if pol in an._ink:        # the ink the glyphs were cut from, turned with them
-            turned._ink[pol] = np.ascontiguousarray(np.rot90(an._ink[pol], k))
-        for (p, r, c), own in an._own_ink.items():
-            if p == pol:
-                turned._own_ink[(p,) + _rot_pos((r, c), k)] = np.ascontiguousarray(np.rot90(own, k))
-        for rc, g in an.glyphs[pol].items():
-            if g is not None:      # a letter lying on its side may have given no glyph: look again
-                turned.glyphs[pol][_rot_pos(rc, k)] = _rot_glyph(g, k)
-        if k in getattr(self, "_turned", {}):
-            where, _, (lg, hid) = self._turned[k]
-            for i, rc in enumerate(where):
-                turned.logits[pol][_rot_pos(rc, k)] = (lg[i], hid[i])
-        return turned
+        return Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround, an.grey)
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
