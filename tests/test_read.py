@@ -1128,6 +1128,24 @@ def test_a_premium_square_read_covered_on_its_own_is_its_print_but_one_beside_a_
     assert found == [lone]                   # beside the hand it may be under it; the tile is no print
 
 
+def test_a_premium_square_the_square_model_cannot_place_is_its_print_unless_beside_something_covered():
+    # unsure between empty, tile and blank ('#', no letter guessed): a dark "TRIPLE WORD SCORE"
+    # square of the tiles' colour; matched against its kind's print, away from covered squares
+    board = _two_letter_print_board()
+    labels = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    alone, by_cover, cover, tile = (0, 3), (0, 11), (1, 10), (2, 6)   # double-letter squares but the cover
+    assert all(R._KIND_SQUARES["d"][rc] for rc in (alone, by_cover, tile)) and LABELS[2][6] == "I"
+    guesses = [row[:] for row in labels]
+    for r, c in (alone, by_cover, tile):                  # the I's tile unplaced too
+        labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = R.COVERED, R.EMPTY, "unsure", 0.45
+    labels[1][10], kinds[cover] = R.COVERED, "covered"    # touching (0, 11) corner to corner
+    fresh = np.ones((15, 15), bool)
+    found = R._print_read_as_letters(R.Analysis(board), 1, fresh, labels, guesses, conf, kinds)
+    assert found == [alone]                   # beside the cover it may be under it; the tile is no print
+
+
 def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # under blur a dark letter on a tile and the dark print are both a blob in a light square
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 3.5)
