@@ -1130,13 +1130,15 @@ def test_a_premium_square_read_covered_on_its_own_is_its_print_but_one_beside_a_
     assert found == [lone]                   # beside the hand it may be under it; the tile is no print
 
 
-def test_a_premium_square_the_square_model_cannot_place_is_its_print_unless_beside_something_covered():
+@pytest.mark.parametrize("mates_sure", [0.95, 0.7])
+def test_a_premium_square_the_square_model_cannot_place_is_its_print_unless_beside_something_covered(mates_sure):
     # unsure between empty, tile and blank ('#', no letter guessed): a dark "TRIPLE WORD SCORE"
     # square of the tiles' colour; matched against its kind's print, away from covered squares
+    # (against the squares of its kind read empty surely, or, where none is, those read empty)
     board = _two_letter_print_board()
     labels = [list(row) for row in LABELS]
     kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
-    conf = np.full((15, 15), 0.95, np.float32)
+    conf = np.full((15, 15), mates_sure, np.float32)
     alone, by_cover, cover, tile = (0, 3), (0, 11), (1, 10), (2, 6)   # double-letter squares but the cover
     assert all(R._KIND_SQUARES["d"][rc] for rc in (alone, by_cover, tile)) and LABELS[2][6] == "I"
     guesses = [row[:] for row in labels]

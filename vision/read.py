@@ -1576,7 +1576,11 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
                 or unplaced[r, c] and labels[r][c] == COVERED]
         if not cand:
             continue
-        mates = [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+        empty = sel & (kinds == "empty")
+        mates = [(r, c) for r, c in zip(*np.nonzero(empty & (conf >= 0.9)))][:PRINT_MATES]
+        if not mates:
+            # none read surely: those read empty at all, likeliest first
+            mates = sorted(zip(*np.nonzero(empty)), key=lambda rc: -conf[rc])[:PRINT_MATES]
         if not mates:
             continue
         if face is None:
