@@ -1150,6 +1150,28 @@ def test_a_premium_square_the_square_model_cannot_place_is_its_print_unless_besi
     assert found == [alone]                   # beside the cover it may be under it; the tile is no print
 
 
+@pytest.mark.parametrize("lit, matched", [(0, True), (22, True), (80, False)])
+def test_print_lit_unlike_the_rest_of_its_kind_is_still_its_print_when_it_matches_it_closely(lit, matched):
+    # light falls off across a real board: a print square 20-40 (Lab) from its kind's colour is
+    # taken for its print when its strokes match the kind's closely (PRINT_SURE_MATCH)
+    board = _two_letter_print_board().astype(np.int16)
+    r, c = taken = (0, 3)
+    board[r * R.CELL:(r + 1) * R.CELL, c * R.CELL:(c + 1) * R.CELL] += lit
+    board = np.clip(board, 0, 255).astype(np.uint8)
+    labels = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    labels[r][c], kinds[taken], conf[taken] = R.COVERED, "unsure", 0.45
+    guesses = [row[:] for row in labels]
+    guesses[r][c] = R.EMPTY
+    an = R.Analysis(board)
+    mates = [rc for rc in zip(*np.nonzero(R._KIND_SQUARES["d"])) if rc != taken and kinds[rc] == "empty"]
+    apart = np.linalg.norm(an.face_lab(1)[taken] - np.median([an.face_lab(1)[m] for m in mates], axis=0))
+    assert (apart < R.PRINT_NEAR) if lit == 0 else (R.PRINT_NEAR < apart < R.PRINT_FAR) if matched else apart > R.PRINT_FAR
+    found = R._print_read_as_letters(an, 1, np.ones((15, 15), bool), labels, guesses, conf, kinds)
+    assert found == ([taken] if matched else [])
+
+
 def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # under blur a dark letter on a tile and the dark print are both a blob in a light square
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 3.5)

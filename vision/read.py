@@ -514,6 +514,9 @@ PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over w
 PRINT_TILE_MATCH = 0.6   # ... and under which a letter shown on a square of its kind's colour is no print
 PRINT_MATES = 6       # ... against at most this many of them
 PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
+PRINT_FAR, PRINT_SURE_MATCH = 40.0, 0.9   # ... or within this, matched this well (light falls off
+#                       across a real board: the deluxe set's "TRIPLE WORD SCORE" squares 24-28
+#                       apart, matched 0.88-0.94; the tiles beside them 0.25-0.42)
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
@@ -1586,12 +1589,13 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         if face is None:
             face = an.face_lab(pol)
         kind_colour = np.median(face[tuple(np.array(mates).T)], axis=0)
-        cand = [rc for rc in cand if np.linalg.norm(face[rc] - kind_colour) < PRINT_NEAR]
+        apart = {rc: float(np.linalg.norm(face[rc] - kind_colour)) for rc in cand}
+        cand = [rc for rc in cand if apart[rc] < PRINT_FAR]
         if not cand:
             continue
         for rc in cand:
             best = _print_match(an.strokes(), mates, rc)
-            if best is not None and best >= PRINT_MATCH:
+            if best is not None and best >= (PRINT_MATCH if apart[rc] < PRINT_NEAR else PRINT_SURE_MATCH):
                 out.append(rc)
     return out
 
