@@ -723,6 +723,23 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
 
 
 
+def test_a_white_board_crowded_with_tiles_is_white_not_a_glare_spot():
+    # a white board clips between the tiles: 50 squares of 225 (22 %, under GLARE_SPOT) but of
+    # the 125 squares not under a letter tile 40 %; a glare spot of 20 squares stays a spot
+    c = R.CELL
+    grey = np.full((15 * c, 15 * c, 3), 150, np.uint8)
+    letters = [["A" if (r * 15 + k) % 9 < 4 else "." for k in range(15)] for r in range(15)]
+    assert sum(row.count("A") for row in letters) == 100
+    open_squares = [(r, k) for r in range(15) for k in range(15) if letters[r][k] == "."]
+    for n, white in ((50, True), (20, False)):
+        board = grey.copy()
+        for r, k in open_squares[:n]:
+            board[r * c:(r + 1) * c, k * c:(k + 1) * c] = 255
+        an = R.Analysis(board)
+        assert int(R._glared(an).sum()) == n                   # of the whole board: a spot either way
+        assert int(R._glared(an, letters).sum()) == (0 if white else n)
+
+
 def test_a_blank_beside_a_glare_spot_is_unknown_and_a_blank_further_off_is_a_blank():
     board = R.as_board(board_picture(EMPTY, seed=1)[0]).copy()
     c = R.CELL

@@ -1137,7 +1137,7 @@ class BoardReader:
                 and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m])):
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
-        glared = _glared(an)
+        glared = _glared(an, out_labels)
         if ref is not None:
             # with a reference the square model compares each square with its empty self, and
             # is mostly right in glare too; but a clipped square, unlike the reference's, can
@@ -1669,11 +1669,15 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
             conf[r, c] = 0.6
 
 
-def _glared(an: Analysis) -> np.ndarray:
+def _glared(an: Analysis, labels=None) -> np.ndarray:
     """(15, 15): squares whose middle is clipped white (GLARE_SHARE of it at GLARE_LEVEL or
-    more), unless so many are that the board itself is white (more than GLARE_SPOT of it)."""
+    more), unless so many are that the board itself is white: more than GLARE_SPOT of the
+    squares that could show the board (``labels``: not those showing a letter; a board full of
+    tiles shows its white squares between them only)."""
     clipped = (an.light_mid() >= GLARE_LEVEL).mean(axis=(2, 3)) >= GLARE_SHARE
-    return clipped if clipped.mean() <= GLARE_SPOT else np.zeros_like(clipped)
+    open_ = np.ones_like(clipped) if labels is None else np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
+    share = float(clipped[open_].sum()) / max(1, int(open_.sum()))
+    return clipped if share <= GLARE_SPOT else np.zeros_like(clipped)
 
 
 def _white_tiles(an: Analysis, glared: np.ndarray, labels) -> bool:
