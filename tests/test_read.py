@@ -1189,6 +1189,21 @@ def test_print_lit_unlike_the_rest_of_its_kind_is_still_its_print_when_it_matche
     assert found == ([taken] if matched else [])
 
 
+def test_an_o_laid_upside_down_is_read_an_o_though_its_value_is_at_the_upper_left(monkeypatch):
+    # an O shows no way up but its point value: laid upside down, the "1" sits at its upper
+    # left, where the letter model never saw one; turned back half a turn it reads surely
+    board, _ = board_picture(values=EN_VALUES)
+    c = R.CELL
+    for r, k in ((6, 10), (7, 9)):
+        assert LABELS[r][k] == "O"
+        board[r * c:(r + 1) * c, k * c:(k + 1) * c] = np.rot90(board[r * c:(r + 1) * c, k * c:(k + 1) * c], 2)
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(board, orient=False)
+    assert rd.labels[6][10] == rd.labels[7][9] == "O"
+    monkeypatch.setattr(R, "HALF_TURN_SAME", "")          # without the half turn: asked, not read
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(board, orient=False)
+    assert rd.labels[6][10] == rd.labels[7][9] == R.COVERED
+
+
 def test_a_blurred_tile_on_a_premium_square_is_not_taken_for_its_print():
     # under blur a dark letter on a tile and the dark print are both a blob in a light square
     board = cv2.GaussianBlur(_two_letter_print_board(), (0, 0), 3.5)

@@ -696,6 +696,10 @@ BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # 7500, 7700: 12 rows, 480 boards) tiles right rose on 11 rows (+0.03 to +0.26 %), the same on 1,
 # with no more wrong squares; at 0.8 for both, a tile edge beside a G read as a J.
 CUT_SURE, CUT_RANK_SURE = 0.8, 0.95
+# Letters that are their own half turn: laid upside down, their tiles read the same but for the
+# point value, at the upper left (real frames: O tiles so laid read at 0.3-0.4, turned back 0.98)
+HALF_TURN_SAME = "HINOSXZ"
+HALF_TURN = -1        # the "rank" of that cut
 HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square under the hand
 
 
@@ -727,6 +731,7 @@ class BoardReader:
         self.letters = "".join(dict.fromkeys(letters.upper().replace("?", "")))
         # letters drawn with separate marks (Ä Å Ś, not Ø Ł): marks above a letter belong to it
         self._marks = any(unicodedata.decomposition(ch) for ch in self.letters)
+        self._half_turn_same = set(self.letters) & set(HALF_TURN_SAME)
         self.model = model or L.default_model()
         check_letters(self.letters, self.model, profile)
         self.squares = squares or default_square_model()
@@ -1463,19 +1468,28 @@ class BoardReader:
         """The letters of ``cells`` cut otherwise (:func:`letters.glyph_cuts`): one the model
         reads as a letter with CUT_SURE or more (CUT_RANK_SURE for a cut around another
         component), and likelier than the usual cut's letter, replaces the square's glyph and
-        probabilities.  Returns the squares still in doubt."""
+        probabilities.  So does the glyph turned by half a turn when it reads, with
+        CUT_RANK_SURE or more, a letter that is its own half turn (HALF_TURN_SAME): a tile laid
+        upside down (an O, whose tile shows no way up but its point value, now at the upper
+        left, where the letter model never saw one).  Returns the squares still in doubt."""
         glyphs, owner, ranks = [], [], []
         for rc in cells:
             for rank, g in L.glyph_cuts(an.ink_crop(pol, *rc), marks=self._marks):
                 glyphs.append(g)
                 owner.append(rc)
                 ranks.append(rank)
+            if self._half_turn_same and gmap.get(rc) is not None:
+                glyphs.append(_rot_glyph(gmap[rc], 2))
+                owner.append(rc)
+                ranks.append(HALF_TURN)
         if not glyphs:
             return cells
         P, classes = self._classify(glyphs, True)
         done = set()
         for g, rc, p, rank in zip(glyphs, owner, P, ranks):
             j = int(np.argmax(p[:-2]))
+            if rank == HALF_TURN and classes[j] not in self._half_turn_same:
+                continue
             if float(p[j]) >= (CUT_RANK_SURE if rank else CUT_SURE) and float(p[j]) > float(probs[rc][:-2].max()):
                 _take_glyph(an, pol, rc, g, p, probs, gmap)
                 best[rc] = (classes[j], float(p[j]))
