@@ -1567,13 +1567,14 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
     """Premium squares read as a letter (shown, or '#' with a letter guessed), or read covered on
     their own, whose picture is the picture of an empty square of the same kind: the print
     ("2L", "DOUBLE WORD SCORE") read as a letter or as something covering the square.  Every
-    square of a kind carries the same print, so the square's middle (grey, normalised) is matched against the squares of its kind surely read empty, allowing a few
+    square of a kind carries the same print, so the square's middle (grey, normalised) is matched against the squares of its kind surely read empty (where none is, those read empty), allowing a few
     pixels' shift and the four quarter turns (some boards turn the print towards each side), on
     the picture less its blur (strokes, not blobs); a tile covers the print with its own face and
     letter, which match it far less (tuning boards: tiles at most 0.71, print read as a letter
     0.84-0.90); a square too blurred to show strokes (PRINT_INK) is not matched.  Colour cannot
     tell where the kind is about the tiles' colour, which is where this is needed; a square
-    whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched."""
+    whose face is not within PRINT_NEAR of its kind's colour is a tile and is not matched, unless
+    it is within PRINT_FAR and matches PRINT_SURE_MATCH or more."""
     out = []
     face = None
     # a square read covered on its own (:func:`_lone`) is matched as well: a premium square whose
