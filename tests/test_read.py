@@ -774,6 +774,38 @@ def _reader_with_square_kinds(kind_of, reference=None) -> R.BoardReader:
     return reader
 
 
+def test_a_square_asked_about_because_of_a_hand_is_read_again_once_the_hand_is_gone():
+    # (10, 9) is held between two covered squares, so '#' under the hand; its own picture does
+    # not change when the hand goes, but its '#' was the hand's doing and must not stay (nor
+    # spread: kept, it would hold its own neighbours between '#' squares in the next frame)
+    board = R.as_board(board_picture(EMPTY, seed=1)[0])
+    c = R.CELL
+    hand = board.copy()
+    for r, k in ((11, 9), (10, 10)):
+        hand[r * c:(r + 1) * c, k * c:(k + 1) * c] = (90, 120, 170)
+    reader = R.BoardReader(ENGLISH)
+    covered_now = {(11, 9), (10, 10)}
+    asked = []
+    real = reader._features
+
+    def features(an, pol, cells):
+        asked.extend(cells)
+        return real(an, pol, cells)
+
+    class Squares:
+        def probabilities(self, X, with_reference):
+            return np.array([SURE["covered" if rc in covered_now else "empty"] for rc in asked])
+
+    reader._features, reader.squares = features, Squares()
+    under = reader.read(hand, orient=False)
+    asked.clear()
+    assert under.labels[11][9] == under.labels[10][10] == under.labels[10][9] == R.COVERED
+    covered_now = set()
+    gone = reader.read(board.copy(), orient=False)
+    assert gone.labels[10][9] == gone.labels[11][9] == R.EMPTY
+    assert all(ch == R.EMPTY for row in gone.labels for ch in row)
+
+
 def test_with_a_reference_a_glared_square_read_unsurely_is_unknown_and_one_read_surely_stands():
     empty = R.as_board(board_picture(EMPTY, seed=1)[0])
     board = empty.copy()

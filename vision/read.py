@@ -1037,11 +1037,13 @@ class BoardReader:
         pol = self.polarity or 1
         ref = self.reference
         prev = self._prev
-        # squares unchanged since the previous frame keep their answer
+        # squares unchanged since the previous frame keep their answer -- but not a '#': that may
+        # be the neighbours' doing (a hand beside it, a glare spot), and kept it would outlive
+        # them, and spread: a square held between two kept '#' squares became '#' in its turn
         reuse = np.zeros((GRID, GRID), bool)
         if prev is not None:
             d = np.abs(an.mid_gray - prev[0].mid_gray).mean(axis=(2, 3))
-            reuse = d < 2.5
+            reuse = (d < 2.5) & (np.array([list(row) for row in prev[1].labels]) != COVERED)
         same = self._same_as_reference(an) & ~reuse if ref is not None else np.zeros((GRID, GRID), bool)
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
         # premium squares that look just like the rest of their kind are read last: the others
