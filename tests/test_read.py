@@ -1221,6 +1221,20 @@ def test_print_lit_unlike_the_rest_of_its_kind_is_still_its_print_when_it_matche
     assert found == ([taken] if matched else [])
 
 
+def test_a_blurred_i_the_usual_cut_takes_for_no_letter_is_read_from_a_higher_cut(monkeypatch):
+    # blur spreads the I's stroke into a fat bar the letter model calls no letter; cut higher in
+    # its ink the stroke comes back, and every higher cut reads I
+    board, _ = board_picture()
+    c = R.CELL
+    r, k = 2, 6
+    assert LABELS[r][k] == "I"
+    around = cv2.GaussianBlur(board[(r - 1) * c:(r + 2) * c, (k - 1) * c:(k + 2) * c], (0, 0), 3.0)
+    board[r * c:(r + 1) * c, k * c:(k + 1) * c] = around[c:2 * c, c:2 * c]
+    assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "I"
+    monkeypatch.setattr(R, "BLUR_SURE", 1.01)               # without the higher cuts: asked
+    assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == R.COVERED
+
+
 def test_an_o_laid_upside_down_is_read_an_o_though_its_value_is_at_the_upper_left(monkeypatch):
     # an O shows no way up but its point value: laid upside down, the "1" sits at its upper
     # left, where the letter model never saw one; turned back half a turn it reads surely

@@ -688,6 +688,9 @@ SECOND_LOOK_LETTER = 0.5
 # Ink the letter model gives OTHER_NONE or more to "no letter", with a peak of OTHER_PEAK or more,
 # is cut again around the next OTHER_RANKS components; one read as a letter with OTHER_SURE wins
 OTHER_NONE, OTHER_PEAK, OTHER_RANKS, OTHER_SURE = 0.5, 60.0, 2, 0.8
+# ... and cut higher, at BLUR_CUTS of its strongest ink: read as one letter by every cut, with
+# BLUR_SURE or more on average, it is that letter (a blurred I, a fat bar at the usual cut)
+BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # A letter in doubt is first cut otherwise (letters.glyph_cuts: without the pieces joined to it,
@@ -1366,7 +1369,10 @@ class BoardReader:
         if T is not None:
             odd = [rc for rc, p in probs.items() if p[-1] >= OTHER_NONE and peak[rc] >= OTHER_PEAK
                    and np.linalg.norm(face[rc] - T) < TILE_NEAR]
-            for rc in self._other_components(an, pol, odd, probs, gmap) if odd else ():
+            changed = self._other_components(an, pol, odd, probs, gmap) if odd else []
+            blurred = [rc for rc in odd if rc not in changed]
+            changed += self._blur_cuts(an, pol, blurred, probs, gmap) if blurred else []
+            for rc in changed:
                 p = probs[rc]
                 j = int(np.argmax(p[:-2]))
                 best[rc] = (classes[j], float(p[j]))
@@ -1462,6 +1468,34 @@ class BoardReader:
         for g, rc, p in zip(glyphs, owner, P):
             if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
                 _take_glyph(an, pol, rc, g, p, probs, gmap)
+                changed.append(rc)
+        return changed
+
+    def _blur_cuts(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
+        """For ``cells`` (strong ink the model calls no letter), the ink cut higher (BLUR_CUTS of
+        its strongest, the usual cut being 0.25): blur spreads a thin stroke into a fat bar the
+        model takes for no letter (a blurred I, its strokes half as wide as high), and a higher
+        cut gives the stroke back.  When every cut reads the same letter and their average gives
+        it BLUR_SURE or more, the middle cut and the average replace the square's glyph and
+        probabilities.  Returns the squares changed."""
+        glyphs, owner = [], []
+        for rc in cells:
+            cuts = L.glyph_variants(an.ink_crop(pol, *rc), BLUR_CUTS)
+            if len(cuts) == len(BLUR_CUTS):
+                glyphs += cuts
+                owner.append(rc)
+        if not glyphs:
+            return []
+        P, _ = self._classify(glyphs, True)
+        n = len(BLUR_CUTS)
+        changed = []
+        for i, rc in enumerate(owner):
+            ps = P[i * n:(i + 1) * n]
+            mean = ps.mean(axis=0)
+            j = int(np.argmax(mean[:-2]))
+            if (np.argmax(ps[:, :-2], axis=1) == j).all() and float(mean[j]) >= BLUR_SURE \
+                    and float(mean[j]) > float(probs[rc][:-2].max()):
+                _take_glyph(an, pol, rc, glyphs[i * n + n // 2], mean, probs, gmap)
                 changed.append(rc)
         return changed
 
