@@ -769,8 +769,15 @@ def _reader_with_square_kinds(kind_of, reference=None) -> R.BoardReader:
         def probabilities(self, X, with_reference):
             return np.array([SURE[k] if isinstance(k, str) else k for k in map(kind_of, order)])
 
+    first_read = reader.read
+
+    def read(*args, **kwargs):            # each picture's squares asked afresh
+        order.clear()
+        return first_read(*args, **kwargs)
+
     reader._features = features
     reader.squares = Squares()
+    reader.read = read
     return reader
 
 
@@ -783,24 +790,11 @@ def test_a_square_asked_about_because_of_a_hand_is_read_again_once_the_hand_is_g
     hand = board.copy()
     for r, k in ((11, 9), (10, 10)):
         hand[r * c:(r + 1) * c, k * c:(k + 1) * c] = (90, 120, 170)
-    reader = R.BoardReader(ENGLISH)
     covered_now = {(11, 9), (10, 10)}
-    asked = []
-    real = reader._features
-
-    def features(an, pol, cells):
-        asked.extend(cells)
-        return real(an, pol, cells)
-
-    class Squares:
-        def probabilities(self, X, with_reference):
-            return np.array([SURE["covered" if rc in covered_now else "empty"] for rc in asked])
-
-    reader._features, reader.squares = features, Squares()
+    reader = _reader_with_square_kinds(lambda rc: "covered" if rc in covered_now else "empty")
     under = reader.read(hand, orient=False)
-    asked.clear()
     assert under.labels[11][9] == under.labels[10][10] == under.labels[10][9] == R.COVERED
-    covered_now = set()
+    covered_now.clear()                    # the hand is gone
     gone = reader.read(board.copy(), orient=False)
     assert gone.labels[10][9] == gone.labels[11][9] == R.EMPTY
     assert all(ch == R.EMPTY for row in gone.labels for ch in row)
