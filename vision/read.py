@@ -464,14 +464,6 @@ def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
     return p[:, :-2].max(axis=1)
 
 
-def _rot_pos(rc: tuple[int, int], k: int) -> tuple[int, int]:
-    """Where square (r, c) goes when the board picture is turned by np.rot90(., k)."""
-    r, c = rc
-    for _ in range(k % 4):
-        r, c = GRID - 1 - c, r
-    return r, c
-
-
 def _flip_picture(picture: np.ndarray | None) -> np.ndarray | None:
     """The picture mirrored left to right (None stays None).  (cv2.flip: ~0.1 ms for a board,
     a numpy copy of the reversed view ~1.7 ms.)"""
