@@ -1229,6 +1229,21 @@ def test_a_blurred_i_the_usual_cut_takes_for_no_letter_is_read_from_a_higher_cut
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == R.COVERED
 
 
+def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_higher_cuts(monkeypatch):
+    # blurred, an O reads O or Q at about even odds, and the second look's lower cuts do not
+    # settle it; cut higher, every cut reads O surely
+    board, _ = board_picture()
+    c = R.CELL
+    r, k = 7, 9
+    assert LABELS[r][k] == "O"
+    around = cv2.GaussianBlur(board[(r - 1) * c:(r + 2) * c, (k - 1) * c:(k + 2) * c], (0, 0), 3.0)
+    board[r * c:(r + 1) * c, k * c:(k + 1) * c] = around[c:2 * c, c:2 * c]
+    assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
+    monkeypatch.setattr(R, "BLUR_SURE", 1.01)
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert rd.labels[r][k] == R.COVERED and rd.guesses[r][k] == "O"     # a letter in doubt, not "no letter"
+
+
 def test_an_o_laid_upside_down_is_read_an_o_though_its_value_is_at_the_upper_left(monkeypatch):
     # an O shows no way up but its point value: laid upside down, the "1" sits at its upper
     # left, where the letter model never saw one; turned back half a turn it reads surely

@@ -1421,6 +1421,13 @@ class BoardReader:
             doubtful = self._other_cuts(an, pol, doubtful, probs, best, second, gmap)
         if doubtful:
             self._second_look(an, pol, doubtful, probs, best, second)
+            # still in doubt: a blurred letter may read surely cut higher (as ink read as no letter)
+            still = [rc for rc in doubtful if not self._sure(best[rc][1], second[rc])]
+            for rc in self._blur_cuts(an, pol, still, probs, gmap) if still else ():
+                p = probs[rc]
+                j = int(np.argmax(p[:-2]))
+                best[rc] = (classes[j], float(p[j]))
+                second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
         self._second = second
         return X, probs, best
 
