@@ -1215,15 +1215,22 @@ def test_print_lit_unlike_the_rest_of_its_kind_is_still_its_print_when_it_matche
     assert found == ([taken] if matched else [])
 
 
+def _blurred_square(r: int, k: int, sigma: float) -> np.ndarray:
+    """The test board with square (r, k) blurred by a Gaussian of ``sigma`` px (its neighbours'
+    pixels blurred in, as a camera's blur would)."""
+    board, _ = board_picture()
+    c = R.CELL
+    around = cv2.GaussianBlur(board[(r - 1) * c:(r + 2) * c, (k - 1) * c:(k + 2) * c], (0, 0), sigma)
+    board[r * c:(r + 1) * c, k * c:(k + 1) * c] = around[c:2 * c, c:2 * c]
+    return board
+
+
 def test_a_blurred_i_the_usual_cut_takes_for_no_letter_is_read_from_a_higher_cut(monkeypatch):
     # blur spreads the I's stroke into a fat bar the letter model calls no letter; cut higher in
     # its ink the stroke comes back, and every higher cut reads I
-    board, _ = board_picture()
-    c = R.CELL
     r, k = 2, 6
     assert LABELS[r][k] == "I"
-    around = cv2.GaussianBlur(board[(r - 1) * c:(r + 2) * c, (k - 1) * c:(k + 2) * c], (0, 0), 3.0)
-    board[r * c:(r + 1) * c, k * c:(k + 1) * c] = around[c:2 * c, c:2 * c]
+    board = _blurred_square(r, k, 3.0)
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "I"
     monkeypatch.setattr(R, "BLUR_SURE", 1.01)               # without the higher cuts: asked
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == R.COVERED
@@ -1232,12 +1239,9 @@ def test_a_blurred_i_the_usual_cut_takes_for_no_letter_is_read_from_a_higher_cut
 def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_higher_cuts(monkeypatch):
     # blurred, an O reads O or Q at about even odds, and the second look's lower cuts do not
     # settle it; cut higher, every cut reads O surely
-    board, _ = board_picture()
-    c = R.CELL
     r, k = 7, 9
     assert LABELS[r][k] == "O"
-    around = cv2.GaussianBlur(board[(r - 1) * c:(r + 2) * c, (k - 1) * c:(k + 2) * c], (0, 0), 3.0)
-    board[r * c:(r + 1) * c, k * c:(k + 1) * c] = around[c:2 * c, c:2 * c]
+    board = _blurred_square(r, k, 3.0)
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
     monkeypatch.setattr(R, "BLUR_SURE", 1.01)
     rd = R.BoardReader(ENGLISH).read(board, orient=False)

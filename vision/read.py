@@ -1331,9 +1331,7 @@ class BoardReader:
         gmap = dict(zip(where, gl))
         best, second = {}, {}
         for rc, p in probs.items():
-            j = int(np.argmax(p[:-2]))
-            best[rc] = (classes[j], float(p[j]))
-            second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+            _note_best(rc, p, classes, best, second)
         # the board's own square colour: commonest colour among squares without a letter
         # (on a crowded board the tiles' colour would win otherwise)
         lettered = np.zeros((GRID, GRID), bool)
@@ -1365,10 +1363,7 @@ class BoardReader:
             blurred = [rc for rc in odd if rc not in changed]
             changed += self._blur_cuts(an, pol, blurred, probs, gmap) if blurred else []
             for rc in changed:
-                p = probs[rc]
-                j = int(np.argmax(p[:-2]))
-                best[rc] = (classes[j], float(p[j]))
-                second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+                _note_best(rc, probs[rc], classes, best, second)
         # ring (square border) vs middle; board-context colour numbers
         ring = an.ring_lab
         sym = _symmetry_match(face)
@@ -1424,10 +1419,7 @@ class BoardReader:
             # still in doubt: a blurred letter may read surely cut higher (as ink read as no letter)
             still = [rc for rc in doubtful if not self._sure(best[rc][1], second[rc])]
             for rc in self._blur_cuts(an, pol, still, probs, gmap) if still else ():
-                p = probs[rc]
-                j = int(np.argmax(p[:-2]))
-                best[rc] = (classes[j], float(p[j]))
-                second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+                _note_best(rc, probs[rc], classes, best, second)
         self._second = second
         return X, probs, best
 
@@ -1538,8 +1530,7 @@ class BoardReader:
                 continue
             if float(p[j]) >= (CUT_RANK_SURE if rank else CUT_SURE) and float(p[j]) > float(probs[rc][:-2].max()):
                 _take_glyph(an, pol, rc, g, p, probs, gmap)
-                best[rc] = (classes[j], float(p[j]))
-                second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+                _note_best(rc, p, classes, best, second)
                 done.add(rc)
         return [rc for rc in cells if rc not in done]
 
@@ -1563,9 +1554,15 @@ class BoardReader:
         for rc, (s, n) in total.items():
             p = (probs[rc] + s) / (1 + n)
             probs[rc] = p
-            j = int(np.argmax(p[:-2]))
-            best[rc] = (classes[j], float(p[j]))
-            second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+            _note_best(rc, p, classes, best, second)
+
+
+def _note_best(rc, p: np.ndarray, classes: str, best: dict, second: dict) -> None:
+    """Square ``rc``'s likeliest letter and its probability into ``best``, the runner-up's
+    probability into ``second``, from letter probabilities ``p`` (last two columns ROT, NONE)."""
+    j = int(np.argmax(p[:-2]))
+    best[rc] = (classes[j], float(p[j]))
+    second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
 
 
 def _take_glyph(an: Analysis, pol: int, rc, g: L.Glyph, p: np.ndarray, probs: dict, gmap: dict) -> None:
