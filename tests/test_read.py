@@ -815,19 +815,6 @@ def test_with_a_reference_a_glared_square_read_unsurely_is_unknown_and_one_read_
     assert rd.labels[2][12] == R.EMPTY                  # away from the spot nothing changes
 
 
-def test_an_empty_square_the_square_model_also_gives_a_blank_tile_a_quarter_is_asked_not_told_empty():
-    # a maple blank on a beige board is about 10 Lab from the board's squares: the square model
-    # calls it empty at 0.5-0.65 and a blank at 0.3-0.45; shown empty, the blank and its word's
-    # score would be lost without a word to the players
-    board = R.as_board(board_picture(EMPTY, seed=1)[0])
-    doubt, odd, clear = (8, 11), (3, 3), (2, 12)
-    probs = {doubt: [0.62, 0.01, 0.31, 0.06], odd: [0.70, 0.01, 0.12, 0.17], clear: [0.97, 0.01, 0.01, 0.01]}
-    rd = _reader_with_square_kinds(lambda rc: probs.get(rc, "empty")).read(board.copy(), orient=False)
-    assert rd.labels[8][11] == R.COVERED and rd.guesses[8][11] == R.EMPTY      # asked, its guess kept
-    assert rd.labels[3][3] == R.EMPTY                    # unsure, but not of a blank: shown empty
-    assert rd.labels[2][12] == R.EMPTY
-
-
 def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
     """A cold reader whose square model calls the squares ``hand`` covered and every other empty."""
     return _reader_with_square_kinds(lambda rc: "covered" if rc in hand else "empty")

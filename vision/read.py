@@ -71,8 +71,6 @@ KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
 MIN_LETTER = 0.7     # letter probability under which a tile's letter is reported as unknown
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
-BLANK_DOUBT = 0.25   # an "empty" square the square model gives a blank tile this much is asked
-_BLANK_KIND = KINDS.index("blank")
 BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.60-0.65 on 600 tuning
                      # boards: 11 real, 11 empty squares of nearly the tiles' colour
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
@@ -1092,8 +1090,6 @@ class BoardReader:
                 letter, pl = best.get((r, c), ("", 0.0))
                 if kind == "empty":
                     lab, guess, cf = EMPTY, EMPTY, pk
-                    if P[i, _BLANK_KIND] >= BLANK_DOUBT:
-                        lab = COVERED          # an empty square or a blank tile: asked, not told empty
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
                     if pk < BLANK_SURE:
@@ -1113,7 +1109,7 @@ class BoardReader:
                         lab = COVERED
                 if pk < self.min_square and lab != COVERED:
                     lab, kind = COVERED, "unsure"
-                if lab == COVERED and kind in ("tile", "blank", "empty"):
+                if lab == COVERED and kind in ("tile", "blank"):
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
