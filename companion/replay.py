@@ -5,7 +5,8 @@ Camera to vision to engine, in one direction: every picture is located and read 
 into the tiles added since the last confirmed board; the referee checks and scores the play.
 
 * ``replay``: a folder of photos, sorted by name, one taken after each move; the players are taken
-  in turn, and a photo with no new tile is a pass (or an exchange: the camera cannot tell).
+  in turn, and a photo with no new tile is a pass (or an exchange: the camera cannot tell) --
+  except photos of the empty board before the first move, which show the table being set up.
 * ``watch``: a video file or a live camera. A move is taken only once the picture is still and
   every square agrees over several frames (``vision.read.Stabiliser``), so hands, arms and shadows
   passing over the board are never read as tiles. A new stable board with new tiles is the next
@@ -146,7 +147,12 @@ class CameraTable:
             self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.elsewhere)} covered or unreadable, "
                      f"off this play's line: no tile of it can be there")
         if not move.placements and not move.unread:
-            if empty_is_pass:
+            if empty_is_pass and state.board.is_empty and not state.turns:
+                # a photo of the empty board before anyone has played is the table being set up
+                # (players often take one first): as passes, two such photos each would end a
+                # two-player game before it began
+                self.say(f"{name}\tnote: the empty board before the first move (setting up): not a pass")
+            elif empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
                 self.say(f"{player}\tpass (no new tile in {name})\t0")
             return

@@ -120,6 +120,29 @@ def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
     assert "covered or unreadable: H8, I8" in out.getvalue()
 
 
+def test_photos_of_the_empty_board_before_the_first_move_are_not_passes():
+    from companion.replay import CameraTable
+    from vision.read import BoardReading
+
+    def reading(labels):
+        kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
+        return BoardReading(labels, np.ones((15, 15)), labels, kinds, 0, 1)
+
+    out = io.StringIO()
+    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "AXE"], "test"), None, out)
+    for name in ("setup1.png", "setup2.png", "setup3.png", "setup4.png"):    # four would end the game as passes
+        table.take(reading(EMPTY), name, empty_is_pass=True)
+    first = put(EMPTY, "G8", "WAX")
+    table.take(reading(first), "move01.png", empty_is_pass=True)
+    table.take(reading(first), "move02.png", empty_is_pass=True)        # once the game is on: a pass
+    said = out.getvalue().splitlines()
+    assert all(line.startswith(f"setup{i + 1}.png\tnote: the empty board before the first move")
+               for i, line in enumerate(said[:4])), out.getvalue()
+    assert said[4] == "Ann\tG8\tacross\tWAX\t26", out.getvalue()
+    assert said[5].startswith("Ben\tpass"), out.getvalue()
+    assert tuple(table.referee.state.scores) == (26, 0)
+
+
 def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
     boards = [put(EMPTY, "G8", "CAT")]
     boards.append(put(boards[-1], "G8", "COT", down=True))
