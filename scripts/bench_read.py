@@ -364,6 +364,48 @@ def bench_photos() -> str:
     return "\n".join(out)
 
 
+def bench_game_photos() -> str:
+    """Real photos with no ground truth, read against themselves: the jheidel photos taken on one
+    day are of one game (several photos a move, from a hand-held phone), and a tile once laid
+    stays, so a square whose tile is read as two different things on different photos was read
+    wrong on one of them.  Counts the readings that differ from the square's commonest one (an
+    upper bound on wrong tiles shown: the commonest reading may itself be the wrong one)."""
+    from collections import Counter, defaultdict
+
+    from vision.frames import load_image
+    from vision.track import BoardTracker
+
+    base = SHARED / "photos" / "jheidel"
+    if not base.is_dir():
+        return "jheidel photo games: not found (skipped)"
+    games = defaultdict(list)
+    for p in sorted(base.glob("IMG_*_*.jpg")):
+        games[p.name.split("_")[1]].append(p)
+    out = []
+    for day, files in sorted(games.items()):
+        seen, read = defaultdict(Counter), 0
+        for p in files:
+            img = load_image(str(p))
+            try:
+                rect = R.rectify_board(img, BoardTracker().update(img, p.name).corners)
+            except Exception:
+                continue
+            read += 1
+            rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
+            for r, row in enumerate(rd.labels):
+                for c, ch in enumerate(row):
+                    if ch not in ".#":
+                        seen[(r, c)][ch] += 1
+        shown = sum(sum(v.values()) for v in seen.values())
+        odd = {k: v for k, v in seen.items() if len(v) > 1}
+        minority = sum(sum(v.values()) - max(v.values()) for v in odd.values())
+        detail = "; ".join(f"{chr(65 + c)}{r + 1} {dict(v)}" for (r, c), v in sorted(odd.items()))
+        out.append(f"jheidel game of {day}: {read} photos read, {len(seen)} squares with a tile, {shown} tile "
+                   f"readings, {minority} unlike their square's commonest reading ({100 * minority / max(1, shown):.2f} %)"
+                   + (f": {detail}" if detail else ""))
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=300)
@@ -372,7 +414,8 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "games", "jheidel", "speed", "photos"],
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "games", "jheidel", "speed", "photos",
+                                       "photo-games"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
@@ -437,6 +480,8 @@ def main(argv=None) -> int:
         print(bench_speed(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "photos") and not a.skip_photos:
         print(bench_photos(), flush=True)
+    if a.only in (None, "photo-games") and not a.skip_photos:
+        print(bench_game_photos(), flush=True)
     return 0
 
 
