@@ -120,13 +120,16 @@ def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
     assert "covered or unreadable: H8, I8" in out.getvalue()
 
 
-def test_photos_of_the_empty_board_before_the_first_move_are_not_passes():
-    from companion.replay import CameraTable
+def reading(labels: list[str], turns: int = 0, mirrored: bool = False):
+    """A sure reading of ``labels`` as the reader would hand it over (seen turned / mirrored)."""
     from vision.read import BoardReading
 
-    def reading(labels):
-        kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
-        return BoardReading(labels, np.ones((15, 15)), labels, kinds, 0, 1)
+    kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
+    return BoardReading(labels, np.ones((15, 15)), labels, kinds, turns, 1, mirrored=mirrored)
+
+
+def test_photos_of_the_empty_board_before_the_first_move_are_not_passes():
+    from companion.replay import CameraTable
 
     out = io.StringIO()
     table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "AXE"], "test"), None, out)
@@ -158,11 +161,6 @@ def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
 
 def test_the_table_is_told_when_the_camera_decides_again_which_way_the_board_is_seen():
     from companion.replay import CameraTable
-    from vision.read import BoardReading
-
-    def reading(labels, turns, mirrored):
-        kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
-        return BoardReading(labels, np.ones((15, 15)), labels, kinds, turns, 1, mirrored=mirrored)
 
     out = io.StringIO()
     table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "AXE"], "test"), None, out)
