@@ -39,7 +39,7 @@ class Question:
     """Something the players must answer before the move is scored."""
 
     square: Square
-    kind: str  # "blank" (which letter?) or "unsure" (is it this letter?)
+    kind: str  # "blank" (which letter?), "unsure" (is it this letter?) or "maybe-blank" (a blank there?)
     guess: str | None
     text: str
 
@@ -64,12 +64,14 @@ class CameraMove:
 
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
               tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-              unread: Iterable[Square] = ()) -> CameraMove:
+              unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = ()) -> CameraMove:
     """Compare a picture's reading with the confirmed board.
 
     ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
     from 0 to 1 (None: all certain). ``unread``: squares labelled ``#`` where the camera sees a tile
     whose letter it cannot read (not a hand): they go to ``CameraMove.unread``, not ``covered``.
+    ``maybe_blank``: squares read empty that may hold a blank of nearly the board's colour
+    (``vision.read.BoardReading.maybe_blank``): a question where one touches the play.
     """
     unread = set(unread)
     n = confirmed.size
@@ -104,6 +106,18 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
     new = [p.square for p in placements] + unread_new
+    # a square read empty that may be a blank of nearly the board's colour: asked about where it
+    # touches a new tile in the play's line (the play is scored without it unless the answer says
+    # otherwise); elsewhere it cannot be part of this play and is not worth a question
+    for sq in sorted(set(maybe_blank)):
+        r, c = sq
+        if confirmed[r, c] is not None or labels[r][c] != EMPTY or not new:
+            continue
+        touches = any((r + dr, c + dc) in new for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+        if touches and _may_join(sq, new, labels, confirmed):
+            questions.append(Question(sq, "maybe-blank", None,
+                                      f"is there a blank tile on {square_name(sq)}? (the camera took the square "
+                                      f"for empty, and the play is scored without it)"))
     elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),

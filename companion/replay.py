@@ -133,7 +133,8 @@ class CameraTable:
                      f"camera): each picture is read flipped back")
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
-        move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread)
+        move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
+                         getattr(reading, "maybe_blank", ()))
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
@@ -158,7 +159,7 @@ class CameraTable:
             return
         placements = list(move.placements)
         for q in move.questions:
-            if q.kind == "unsure":
+            if q.kind in ("unsure", "maybe-blank"):
                 self.say(f"{name}\tquestion: {q.text}")
         blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
         options = fitting_letters(state.board, placements, blanks + list(move.unread), self.tiles,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.board import Board, Tile
+from companion.board import Board, Placement, Tile
 from companion.camera import blank_letters, fitting_letters, read_move
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
@@ -81,6 +81,27 @@ def test_a_blank_tile_asks_which_letter():
     (q,) = move.questions
     assert q.kind == "blank" and "I8" in q.text
     assert move.placements[1].tile == Tile("?", True)
+
+
+def test_a_square_that_may_be_a_blank_is_asked_about_where_it_touches_the_play():
+    # J8 read empty, but maybe a blank of nearly the board's colour: CAT + a blank would be a
+    # four-letter word; the play is scored as seen, and the players are asked
+    move = read_move(Board(), rows(H8="C", I8="A", J8="."), None, EN, maybe_blank=[(7, 9)])
+    (q,) = move.questions
+    assert q.kind == "maybe-blank" and "J8" in q.text
+    assert move.ready and [p.square for p in move.placements] == [(7, 7), (7, 8)]
+
+
+def test_a_square_that_may_be_a_blank_away_from_the_play_is_not_asked_about():
+    # off the play's line (H9 below the C of an across play is another word's square) and far away
+    move = read_move(Board(), rows(H8="C", I8="A"), None, EN, maybe_blank=[(8, 7), (2, 2)])
+    assert not move.questions and move.ready
+
+
+def test_a_square_that_may_be_a_blank_on_a_played_tile_is_not_asked_about():
+    board = Board().place([Placement((7, 7), Tile("C"))])
+    move = read_move(board, rows(H8="C", I8="A", J8="."), None, EN, maybe_blank=[(7, 7)])
+    assert not move.questions and [p.square for p in move.placements] == [(7, 8)]
 
 
 def test_a_played_tile_read_differently_is_kept_and_reported():

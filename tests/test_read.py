@@ -815,6 +815,24 @@ def test_with_a_reference_a_glared_square_read_unsurely_is_unknown_and_one_read_
     assert rd.labels[2][12] == R.EMPTY                  # away from the spot nothing changes
 
 
+def test_an_empty_square_the_square_model_also_gives_a_blank_tile_a_quarter_is_shown_empty_and_listed():
+    # a maple blank on a beige board lies about 10 Lab from the board's squares: the square model
+    # may call it empty at 0.6 and a blank at 0.3.  Shown '#', such squares would hold up every
+    # move beside them (about 20 empty squares for each blank); shown empty and listed, the
+    # engine asks about those a play touches
+    board = R.as_board(board_picture(EMPTY, seed=1)[0])
+    doubt, odd = (8, 11), (3, 3)
+    probs = {doubt: [0.62, 0.01, 0.31, 0.06], odd: [0.70, 0.01, 0.12, 0.17]}
+    reader = _reader_with_square_kinds(lambda rc: probs.get(rc, "empty"))
+    rd = reader.read(board.copy(), orient=False)
+    assert rd.labels[8][11] == R.EMPTY and rd.labels[3][3] == R.EMPTY
+    assert rd.maybe_blank == {(8, 11)}
+    again = reader.read(board.copy(), orient=False)           # the same picture: kept, still listed
+    assert again.maybe_blank == {(8, 11)}
+    stable = R.Stabiliser(R.BoardReader(ENGLISH), frames=1)._add(rd)
+    assert stable is not None and stable.maybe_blank == {(8, 11)}
+
+
 def _reader_seeing_a_hand_on(board, hand: set) -> R.BoardReader:
     """A cold reader whose square model calls the squares ``hand`` covered and every other empty."""
     return _reader_with_square_kinds(lambda rc: "covered" if rc in hand else "empty")

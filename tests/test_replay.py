@@ -120,12 +120,26 @@ def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
     assert "covered or unreadable: H8, I8" in out.getvalue()
 
 
-def reading(labels: list[str], turns: int = 0, mirrored: bool = False):
+def reading(labels: list[str], turns: int = 0, mirrored: bool = False, maybe_blank=()):
     """A sure reading of ``labels`` as the reader would hand it over (seen turned / mirrored)."""
     from vision.read import BoardReading
 
     kinds = np.array([["tile" if ch != "." else "empty" for ch in row] for row in labels], object)
-    return BoardReading(labels, np.ones((15, 15)), labels, kinds, turns, 1, mirrored=mirrored)
+    return BoardReading(labels, np.ones((15, 15)), labels, kinds, turns, 1, mirrored=mirrored,
+                        maybe_blank=frozenset(maybe_blank))
+
+
+def test_a_square_read_empty_that_may_be_a_blank_beside_the_play_is_a_question_not_a_hold_up():
+    from companion.replay import CameraTable
+
+    out = io.StringIO()
+    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX"], "test"), None, out)
+    table.take(reading(put(EMPTY, "G8", "WAX"), maybe_blank=[(7, 9), (2, 2)]), "move01.png", empty_is_pass=True)
+    said = out.getvalue().splitlines()
+    assert said[0] == "move01.png\tquestion: is there a blank tile on J8? (the camera took the square for empty, " \
+                      "and the play is scored without it)", out.getvalue()
+    assert said[1] == "Ann\tG8\tacross\tWAX\t26", out.getvalue()
+    assert "C3" not in out.getvalue()
 
 
 def test_photos_of_the_empty_board_before_the_first_move_are_not_passes():

@@ -71,6 +71,8 @@ KINDS = ("empty", "tile", "blank", "covered")
 SQUARES_PATH = Path(__file__).resolve().parent / "models" / "squares.npz"
 MIN_LETTER = 0.7     # letter probability under which a tile's letter is reported as unknown
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
+BLANK_DOUBT = 0.25   # an "empty" square the square model gives a blank tile this much: maybe a blank
+_BLANK_KIND = KINDS.index("blank")
 BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.60-0.65 on 600 tuning
                      # boards: 11 real, 11 empty squares of nearly the tiles' colour
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
@@ -145,6 +147,10 @@ class BoardReading:
     ms: float = 0.0
     details: dict = field(default_factory=dict)
     mirrored: bool = False                       # the picture was mirrored back first (then turned)
+    # squares shown empty that the square model gives a blank tile BLANK_DOUBT or more: a blank of
+    # nearly the board's colour, or the board; for the engine to ask about where a play touches
+    # them (shown '#' instead they would hold up every such move: about 20 for each blank)
+    maybe_blank: frozenset = frozenset()
 
     def text(self) -> str:
         return "\n".join(self.labels)
@@ -1064,8 +1070,10 @@ class BoardReader:
         out_guess = [[EMPTY] * GRID for _ in range(GRID)]
         conf = np.ones((GRID, GRID), np.float32)
         kinds = np.full((GRID, GRID), "empty", object)
+        doubted: set = set()
         if prev is not None:
             pr = prev[1]
+            doubted = {rc for rc in pr.maybe_blank if reuse[rc]}     # kept with their squares
             for r, c in zip(*np.nonzero(reuse)):
                 out_labels[r][c] = pr.labels[r][c]
                 out_guess[r][c] = pr.guesses[r][c]
@@ -1090,6 +1098,8 @@ class BoardReader:
                 letter, pl = best.get((r, c), ("", 0.0))
                 if kind == "empty":
                     lab, guess, cf = EMPTY, EMPTY, pk
+                    if P[i, _BLANK_KIND] >= BLANK_DOUBT:
+                        doubted.add((r, c))
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
                     if pk < BLANK_SURE:
@@ -1196,7 +1206,8 @@ class BoardReader:
             for r, c in zip(*np.nonzero(odd & np.isin(part, with_hand))):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
-                               polarity=pol)
+                               polarity=pol,
+                               maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY))
         self._prev = (an, reading)
         return reading
 
@@ -2009,7 +2020,7 @@ class Stabiliser:
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
                            reading.orientation, reading.polarity, reading.ms, {"frames": self.frames},
-                           reading.mirrored)
+                           reading.mirrored, reading.maybe_blank)
         self.last = out
         self.status = "stable"
         return out
