@@ -134,7 +134,7 @@ class CameraTable:
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
-                         getattr(reading, "maybe_blank", ()))
+                         reading.maybe_blank)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
