@@ -454,6 +454,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=600, help="rendered boards for the letter model")
     ap.add_argument("--square-boards", type=int, default=300, help="rendered boards for the square model")
+    ap.add_argument("--square-hidden", type=int, default=128, help="hidden units of the square model")
+    ap.add_argument("--square-epochs", type=int, default=30, help="epochs of the square model")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--kind", choices=["cnn", "mlp"], default="cnn")
@@ -480,7 +482,7 @@ def main(argv=None):
                     "with --quick a temporary folder, so the committed models are not replaced)")
     a = ap.parse_args(argv)
     if a.quick:
-        a.boards, a.square_boards, a.epochs = 40, 20, 8
+        a.boards, a.square_boards, a.epochs, a.square_epochs = 40, 20, 8, 4
     fit_seed = a.seed if a.fit_seed is None else a.fit_seed
     if a.out is None:
         import tempfile
@@ -615,7 +617,7 @@ def train_squares(a, out: Path, t0: float) -> None:
     for name, X, vX in (("cold", Xc, vXc), ("ref", Xr, vXr)):
         print(f"square model ({name}):", flush=True)
         Xi = X[idx]
-        mean, std, w1, b1, w2, b2 = train_mlp(lambda ep: Xi, y[idx], 4, hidden=64, epochs=max(6, a.epochs // 2),
+        mean, std, w1, b1, w2, b2 = train_mlp(lambda ep: Xi, y[idx], 4, hidden=a.square_hidden, epochs=a.square_epochs,
                                               lr=2e-3, smooth=0.02, seed=a.seed, Xv=vX, yv=vy, dropout=0.1)
         # undo the oversampling at reading time, but only half of it for "covered": a hand over
         # a tile read as an empty square is a wrong fact, a doubt read as covered only waits

@@ -1030,6 +1030,22 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
     assert all(rd.labels[r][c] == R.BLANK for r, c in two)
 
 
+def test_squares_of_one_premium_kind_the_model_doubts_are_blanks_are_that_kinds_colour_not_unknown():
+    # the same kind of square, read as blanks unsurely ('#', guessed a blank) -- dim tiles of the
+    # premium squares' own colour: the kind's colour, empty (and listed as maybe blanks)
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(150, 200, 225)))
+    dw = {(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
+    doubt = [0.4, 0.05, 0.5, 0.05]                  # blank under BLANK_SURE: '#' on its own
+
+    def kind_of(taken):
+        return lambda rc: (doubt if rc in taken else "blank" if rc == (8, 11) else
+                           "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+
+    rd = _reader_with_square_kinds(kind_of(dw)).read(board, orient=False)
+    assert wrong_squares(LABELS, rd.labels) == []
+    assert dw <= rd.maybe_blank
+
+
 def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_are_blanks():
     blanks = {(1, 1), (2, 2), (3, 3)}                    # three blank tiles on double-word squares
     labels = [row if r not in (1, 2, 3) else row[:r] + "?" + row[r + 1:] for r, row in enumerate(LABELS)]

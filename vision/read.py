@@ -1096,10 +1096,10 @@ class BoardReader:
                 pk = float(P[i, k])
                 kind = KINDS[k]
                 letter, pl = best.get((r, c), ("", 0.0))
+                if P[i, _BLANK_KIND] >= BLANK_DOUBT:
+                    doubted.add((r, c))        # listed if it ends up shown empty, by the model or a rule
                 if kind == "empty":
                     lab, guess, cf = EMPTY, EMPTY, pk
-                    if P[i, _BLANK_KIND] >= BLANK_DOUBT:
-                        doubted.add((r, c))
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
                     if pk < BLANK_SURE:
@@ -1713,14 +1713,17 @@ def _foreign_empty(colour: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarr
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
-    """Premium squares of one kind read as blank tiles, KIND_BLANKS or more of them with one
+    """Premium squares of one kind read as blank tiles (or '#', guessed blanks), KIND_BLANKS or more of them with one
     colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
     about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
     they would not all land on one kind.  They are empty -- unless two or more squares of the
     kind are surely empty and of another colour: then the kind's colour is known, and these
     are blanks (a rendered board with many blanks has three on one kind).  ``face_of()`` gives
     the face colours, made only when a kind has that many blanks (not on most re-reads)."""
-    blank = np.array([[ch == BLANK for ch in row] for row in labels])
+    # a blank the square model is unsure of ('#', guessed a blank) counts too: a kind of the dim
+    # tiles' colour is as likely a blank as an empty square to the model, square after square
+    blank = np.array([[ch == BLANK or (ch == COVERED and g == BLANK and k == "unsure")
+                       for ch, g, k in zip(row, grow, krow)] for row, grow, krow in zip(labels, guesses, kinds)])
     for sel in _KIND_SQUARES.values():
         read = sel & blank
         if read.sum() < KIND_BLANKS:
