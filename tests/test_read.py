@@ -1046,6 +1046,26 @@ def test_squares_of_one_premium_kind_the_model_doubts_are_blanks_are_that_kinds_
     assert dw <= rd.maybe_blank
 
 
+def test_one_letter_read_on_three_squares_of_a_premium_kind_alike_is_its_print_and_asked():
+    # a first picture whose two tiles were not seen: every triple-word square's sideways print
+    # read I, with no square of the kind read empty for the print rule to match against
+    tw = [(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["T"][r, c]]
+    labels = [["."] * 15 for _ in range(15)]
+    for r, c in tw:
+        labels[r][c] = "I"
+    face = np.zeros((15, 15, 3))
+    face[...] = (60.0, 45.0, 50.0)                         # the kind's orange
+    assert sorted(R._kind_read_as_one_letter(lambda: face, None, labels)) == sorted(tw)
+    # the tiles' colour known, and the squares of that colour: tiles, kept
+    assert R._kind_read_as_one_letter(lambda: face, np.array([60.0, 45.0, 50.0]), labels) == []
+    assert sorted(R._kind_read_as_one_letter(lambda: face, np.array([80.0, 10.0, -20.0]), labels)) == sorted(tw)
+    # two squares of a kind, or three showing different letters: tiles, kept
+    two = [["."] * 15 for _ in range(15)]
+    for (r, c), ch in zip(tw, "IIEEAAOU"):
+        two[r][c] = ch
+    assert R._kind_read_as_one_letter(lambda: face, None, two) == []
+
+
 def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_are_blanks():
     blanks = {(1, 1), (2, 2), (3, 3)}                    # three blank tiles on double-word squares
     labels = [row if r not in (1, 2, 3) else row[:r] + "?" + row[r + 1:] for r, row in enumerate(LABELS)]

@@ -1142,6 +1142,8 @@ class BoardReader:
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = BLANK, BLANK, "blank", BORDER_BLANK
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
+            for r, c in _kind_read_as_one_letter(lambda: an.face_lab(pol), self.tile_lab, out_labels):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
         c7 = GRID // 2
@@ -1739,6 +1741,33 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
         for r, c in zip(*np.nonzero(alike)):
             labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
             conf[r, c] = 0.6
+
+
+def _kind_read_as_one_letter(face_of, tile_lab, labels) -> list[tuple[int, int]]:
+    """Premium squares of one kind showing one and the same letter, KIND_BLANKS or more of them
+    with one colour (within PRINT_SAME of their median) -- and, where the tiles' colour is
+    known, PRINT_APART from it: the kind's print read as that letter (a word printed sideways
+    reads I), not tiles; to be asked ('#').  The print rule (step 5e) needs a square of the kind
+    read empty to match against; on a first picture whose few tiles were not seen, every
+    triple-word square read I.  Real tiles on a kind's squares would carry the tiles' colour,
+    and seldom one letter on three of them."""
+    found: list[tuple[int, int]] = []
+    face = None
+    for sel in _KIND_SQUARES.values():
+        shown = [(int(r), int(c)) for r, c in zip(*np.nonzero(sel)) if labels[r][c] not in (EMPTY, BLANK, COVERED)]
+        if len(shown) < KIND_BLANKS:
+            continue
+        letter = max(set(labels[r][c] for r, c in shown), key=lambda ch: sum(labels[r][c] == ch for r, c in shown))
+        same = [(r, c) for r, c in shown if labels[r][c] == letter]
+        if len(same) < KIND_BLANKS:
+            continue
+        face = face_of() if face is None else face
+        med = np.median(np.array([face[rc] for rc in same]), axis=0)
+        alike = [rc for rc in same if np.linalg.norm(face[rc] - med) < PRINT_SAME]
+        if len(alike) < KIND_BLANKS or (tile_lab is not None and np.linalg.norm(med - tile_lab) < PRINT_APART):
+            continue
+        found += alike
+    return found
 
 
 def _glared(an: Analysis, labels=None) -> np.ndarray:
