@@ -217,6 +217,21 @@ def test_an_orientation_read_from_a_few_letters_is_decided_again_once_more_tiles
     assert reader._open_since is None                        # now decided clearly: kept
 
 
+def test_the_polarity_read_from_a_few_letters_is_decided_again_with_the_orientation():
+    # the polarity came from the same few letters: a wrong one (light letters taken) is put
+    # right when the orientation is asked again on the next move's letters
+    first, _ = board_picture(WAX_ALONE)
+    later, _ = board_picture()
+    seen = lambda p: np.ascontiguousarray(np.rot90(p, 1))    # noqa: E731
+    reader = R.BoardReader(ENGLISH)
+    reader.read(seen(first))
+    assert reader._open_since is not None and reader.polarity == 1
+    reader.polarity = -1                                      # as if the few letters had said so
+    rd = reader.read(seen(later))
+    assert reader.polarity == 1 and rd.orientation == 3
+    assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
+
+
 def test_an_orientation_decided_clearly_is_not_asked_again(pictures, monkeypatch):
     board, _ = pictures
     reader = R.BoardReader(ENGLISH)

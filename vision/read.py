@@ -996,7 +996,9 @@ class BoardReader:
         k = 0
         if orient:
             if self.orientation is not None and self._orientation_open(an):
-                self.orientation = None          # decided on too few letters: asked again with more
+                self.orientation = None          # decided on too few letters: asked again with more,
+                if not getattr(self.profile, "polarity", None):     # and so was the polarity
+                    self.polarity = self.decide_polarity(an)
             if self.orientation is None:
                 decided = True
                 sc = self.orientation_scores(an, self.polarity)
