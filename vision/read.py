@@ -1717,8 +1717,8 @@ def _foreign_empty(colour: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarr
 
 
 def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
-    """Premium squares of one kind read as blank tiles (or '#', guessed blanks), KIND_BLANKS or more of them with one
-    colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
+    """Premium squares of one kind read as blank tiles (or '#', guessed blanks), KIND_BLANKS or
+    more of them with one colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
     about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
     they would not all land on one kind.  They are empty -- unless two or more squares of the
     kind are surely empty and of another colour: then the kind's colour is known, and these
