@@ -232,6 +232,18 @@ def test_the_polarity_read_from_a_few_letters_is_decided_again_with_the_orientat
     assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
 
 
+def test_an_orientation_decided_on_fewer_than_five_tiles_is_asked_again_whatever_its_lead(monkeypatch):
+    # with three tiles on the board most voters are empty squares, whose grain can read as
+    # letters one way round: a lead among them is no lead
+    first, _ = board_picture(WAX_ALONE)
+    reader = R.BoardReader(ENGLISH)
+    monkeypatch.setattr(reader, "orientation_scores", lambda *a, **k: np.array([9.0, 0.0, 0.0, 0.0]))
+    monkeypatch.setattr(reader, "_mirror_reads_better", lambda *a: False)
+    rd = reader.read(first)
+    assert rd.orientation == 0 and 0 < len(rd.tiles()) < R.OPEN_TILES
+    assert reader._open_since is not None                     # asked again on the next move
+
+
 def test_an_orientation_decided_clearly_is_not_asked_again(pictures, monkeypatch):
     board, _ = pictures
     reader = R.BoardReader(ENGLISH)

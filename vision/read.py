@@ -439,6 +439,7 @@ BORDER_FACE = 20.0   # ... from the empty squares', and a face this far from the
 BORDER_BLANK = 0.7   # the confidence it is shown with
 OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked again once squares change
 OPEN_SQUARES = 2     # ... by this many grey levels on average, this many of them (new tiles)
+OPEN_TILES = 5       # ... and one decided on fewer tiles than this, whatever the lead
 MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters read under this each
 MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
@@ -1024,7 +1025,10 @@ class BoardReader:
         reading.orientation = k
         reading.mirrored = self.mirrored
         if decided:
-            self._open_since = None if clear else an_unturned.mid_gray
+            # a lead over few letters is no lead: the other voters are empty squares' grain, which
+            # can read as letters one way round -- asked again once the next move is down
+            sure = clear and len(reading.tiles()) >= OPEN_TILES
+            self._open_since = None if sure else an_unturned.mid_gray
         if not reading.tiles():
             # A board with no tile on it (the start of a game) says nothing about which way the
             # letters read: decide polarity and orientation afresh on the next picture.
