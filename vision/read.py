@@ -40,6 +40,7 @@ from __future__ import annotations
 import sys
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -1730,15 +1731,14 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
     the face colours, made only when a kind has that many blanks (not on most re-reads)."""
     # a blank the square model is unsure of ('#', guessed a blank) counts too: a kind of the dim
     # tiles' colour is as likely a blank as an empty square to the model, square after square
-    blank = np.array([[ch == BLANK or (ch == COVERED and g == BLANK and k == "unsure")
-                       for ch, g, k in zip(row, grow, krow)] for row, grow, krow in zip(labels, guesses, kinds)])
+    shown = _shown(labels)
+    blank = (shown == BLANK) | ((shown == COVERED) & (_shown(guesses) == BLANK) & (kinds == "unsure"))
     for sel in _KIND_SQUARES.values():
         read = sel & blank
         if read.sum() < KIND_BLANKS:
             continue
         face = face_of()
-        med = np.median(face[read], axis=0)
-        alike = read & (np.linalg.norm(face - med, axis=2) < PRINT_SAME)
+        alike, med = _of_one_colour(face, read)
         if alike.sum() < KIND_BLANKS:
             continue
         empty = sel & (kinds == "empty") & (conf >= 0.9)
@@ -1758,22 +1758,27 @@ def _kind_read_as_one_letter(face_of, tile_lab, labels) -> list[tuple[int, int]]
     triple-word square read I.  Real tiles on a kind's squares would carry the tiles' colour,
     and seldom one letter on three of them."""
     found: list[tuple[int, int]] = []
-    face = None
+    shown = _shown(labels)
+    lettered = ~np.isin(shown, (EMPTY, BLANK, COVERED))
     for sel in _KIND_SQUARES.values():
-        shown = [(int(r), int(c)) for r, c in zip(*np.nonzero(sel)) if labels[r][c] not in (EMPTY, BLANK, COVERED)]
-        if len(shown) < KIND_BLANKS:
+        read = sel & lettered
+        if read.sum() < KIND_BLANKS:
             continue
-        letter = max(set(labels[r][c] for r, c in shown), key=lambda ch: sum(labels[r][c] == ch for r, c in shown))
-        same = [(r, c) for r, c in shown if labels[r][c] == letter]
-        if len(same) < KIND_BLANKS:
+        letter, n = Counter(shown[read].tolist()).most_common(1)[0]
+        if n < KIND_BLANKS:
             continue
-        face = face_of() if face is None else face
-        med = np.median(np.array([face[rc] for rc in same]), axis=0)
-        alike = [rc for rc in same if np.linalg.norm(face[rc] - med) < PRINT_SAME]
-        if len(alike) < KIND_BLANKS or (tile_lab is not None and np.linalg.norm(med - tile_lab) < PRINT_APART):
+        alike, med = _of_one_colour(face_of(), read & (shown == letter))
+        if alike.sum() < KIND_BLANKS or (tile_lab is not None and np.linalg.norm(med - tile_lab) < PRINT_APART):
             continue
-        found += alike
+        found += [(int(r), int(c)) for r, c in zip(*np.nonzero(alike))]
     return found
+
+
+def _of_one_colour(face: np.ndarray, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the squares ``read`` (a (15, 15) mask), those within PRINT_SAME of their median face
+    colour, and that median."""
+    med = np.median(face[read], axis=0)
+    return read & (np.linalg.norm(face - med, axis=2) < PRINT_SAME), med
 
 
 def _glared(an: Analysis, labels=None) -> np.ndarray:
