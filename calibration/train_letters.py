@@ -498,6 +498,12 @@ def main(argv=None):
           flush=True)
     if not found:
         raise SystemExit("no training fonts are installed (apt-get install fonts-dejavu-core ...)")
+    from vision.render import missing_letters
+    lacking = {Path(f).name: missing_letters(f, ALPHABET) for f in font_paths("train")}
+    lacking = {k: v for k, v in lacking.items() if v}
+    if lacking:     # their missing-glyph boxes would be learnt as those letters
+        raise SystemExit("these faces lack letters of the alphabet; take them out of vision/render.py: "
+                         + "; ".join(f"{k}: {v}" for k, v in lacking.items()))
     t0 = time.time()
     if a.only in ("letters", "both"):
         cache = Path(a.cache) / f"glyphs_{a.boards}_{a.seed}.npz" if a.cache else None

@@ -69,6 +69,22 @@ def font_paths(role: str = "train") -> list[str]:
     return [index[n] for n in names if n in index]
 
 
+def missing_letters(font_path: str, letters: str) -> str:
+    """The letters of ``letters`` the face at ``font_path`` has no glyph for.
+
+    Pillow draws a missing letter as the face's "missing glyph" (a box, or nothing), which a
+    training run would label as that letter: such a letter draws the same as a private-use
+    character no face has, or draws no ink at all."""
+    f = _font(font_path, 48)
+
+    def drawn(ch: str):
+        m = f.getmask(ch)
+        return m.size, bytes(m)
+
+    box = {drawn("\ue000"), drawn("\U0010fffd")}
+    return "".join(ch for ch in letters if drawn(ch) in box or f.getbbox(ch)[2] <= f.getbbox(ch)[0])
+
+
 @lru_cache(maxsize=1)
 def _font_index() -> dict[str, str]:
     """File name -> path of every font under /usr/share/fonts."""
