@@ -16,11 +16,8 @@ tile / covered) on per-square features that include the letter model's answer.
 Needs Pillow (already a dependency of pytesseract) and the fonts listed in ``vision/render.py``
 (all installed by ``./tc setup``: fonts-dejavu-core fonts-dejavu-extra fonts-liberation
 fonts-freefont-ttf fonts-urw-base35 fonts-open-sans fonts-roboto-unhinted fonts-cantarell
-fonts-comfortaa fonts-lato fonts-quicksand fonts-league-spartan fonts-jura fonts-oxygen, and for
-``--fonts training`` fonts-crosextra-carlito fonts-crosextra-caladea fonts-linuxlibertine
-fonts-karla fonts-clear-sans fonts-dosis fonts-manrope fonts-roboto-slab fonts-sora
-fonts-bebas-neue fonts-hack fonts-inconsolata fonts-yanone-kaffeesatz); the run says which of
-the training fonts are missing, and refuses a face that lacks a letter.
+fonts-comfortaa fonts-lato fonts-quicksand fonts-league-spartan fonts-jura fonts-oxygen); the run
+says which of the training fonts are missing.
 """
 
 from __future__ import annotations
@@ -481,9 +478,6 @@ def main(argv=None):
                          "(read with it on the glyphs it doubts; give another --fit-seed)")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
     ap.add_argument("--only", choices=["letters", "squares", "both"], default="both")
-    ap.add_argument("--fonts", choices=["train", "training"], default="train",
-                    help="faces to render: 'train' (the benchmark's training fonts) or 'training' (those and "
-                         "the extra faces of vision/render.py, how the letter model's second fit was trained)")
     ap.add_argument("--out", default=None, help="folder for the models (default vision/models; "
                     "with --quick a temporary folder, so the committed models are not replaced)")
     a = ap.parse_args(argv)
@@ -496,26 +490,24 @@ def main(argv=None):
     print(f"models go to {a.out}", flush=True)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    from vision.render import EXTRA_TRAIN_FONTS, TRAIN_FONTS
-    wanted = TRAIN_FONTS + (EXTRA_TRAIN_FONTS if a.fonts == "training" else [])
-    found = {Path(f).name for f in font_paths(a.fonts)}
-    missing = [f for f in wanted if f not in found]
-    print(f"{len(found)} of {len(wanted)} training fonts installed"
+    from vision.render import TRAIN_FONTS
+    found = {Path(f).name for f in font_paths("train")}
+    missing = [f for f in TRAIN_FONTS if f not in found]
+    print(f"{len(found)} of {len(TRAIN_FONTS)} training fonts installed"
           + (f"; missing {', '.join(missing)} (see the apt packages at the top of this script)" if missing else ""),
           flush=True)
     if not found:
         raise SystemExit("no training fonts are installed (apt-get install fonts-dejavu-core ...)")
     from vision.render import missing_letters
-    lacking = {Path(f).name: missing_letters(f, ALPHABET) for f in font_paths(a.fonts)}
+    lacking = {Path(f).name: missing_letters(f, ALPHABET) for f in font_paths("train")}
     lacking = {k: v for k, v in lacking.items() if v}
     if lacking:     # their missing-glyph boxes would be learnt as those letters
         raise SystemExit("these faces lack letters of the alphabet; take them out of vision/render.py: "
                          + "; ".join(f"{k}: {v}" for k, v in lacking.items()))
     t0 = time.time()
     if a.only in ("letters", "both"):
-        name = f"glyphs_{a.boards}_{a.seed}" + ("" if a.fonts == "train" else f"_{a.fonts}")
-        cache = Path(a.cache) / f"{name}.npz" if a.cache else None
-        ims, meta, y = cached_data(cache, lambda: glyph_data(a.boards, a.seed, a.fonts, a.jobs),
+        cache = Path(a.cache) / f"glyphs_{a.boards}_{a.seed}.npz" if a.cache else None
+        ims, meta, y = cached_data(cache, lambda: glyph_data(a.boards, a.seed, "train", a.jobs),
                                    f"rendering {a.boards} boards for letters ...")
         if a.q_inner_tail > 0:
             ims, meta, y = q_with_inner_tail(ims, meta, y, a.q_inner_tail, a.seed + 31)
@@ -609,7 +601,7 @@ def train_squares(a, out: Path, t0: float) -> None:
     model_path = out / "letters.npz"
     n = a.square_boards
     per = max(1, n // (a.jobs * 4))
-    tasks = [(a.seed * 7000 + i, per, a.fonts, str(model_path)) for i in range(max(1, n // per))]
+    tasks = [(a.seed * 7000 + i, per, "train", str(model_path)) for i in range(max(1, n // per))]
     print(f"rendering {n} boards for the square model ...", flush=True)
     with Pool(a.jobs) as p:
         parts = p.map(_square_job, tasks)

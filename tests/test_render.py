@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from calibration.train_letters import ALPHABET
-from vision.render import EXTRA_TRAIN_FONTS, HELDOUT_FONTS, TRAIN_FONTS, font_paths, missing_letters
+from vision.render import HELDOUT_FONTS, TRAIN_FONTS, font_paths, missing_letters
 
 
 def test_a_missing_letter_is_found_missing():
@@ -19,7 +19,7 @@ def test_a_missing_letter_is_found_missing():
     assert missing_letters(faces[0], "A\ue123B") == "\ue123"
 
 
-@pytest.mark.parametrize("role", ["training", "heldout"])
+@pytest.mark.parametrize("role", ["train", "heldout"])
 def test_every_training_and_held_out_face_draws_every_letter(role):
     """A face without a letter draws its missing-glyph box, which training would learn as it."""
     faces = font_paths(role)
@@ -30,8 +30,4 @@ def test_every_training_and_held_out_face_draws_every_letter(role):
 
 
 def test_no_face_is_both_trained_on_and_held_out():
-    assert not set(TRAIN_FONTS + EXTRA_TRAIN_FONTS) & set(HELDOUT_FONTS)
-
-
-def test_the_benchmarks_training_fonts_are_among_those_trained_on():
-    assert set(font_paths("train")) <= set(font_paths("training"))
+    assert not set(TRAIN_FONTS) & set(HELDOUT_FONTS)

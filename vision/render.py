@@ -50,20 +50,6 @@ TRAIN_FONTS = [
     "Lato-BoldItalic.ttf", "Quicksand-Bold.ttf", "LeagueSpartan-Bold.otf", "LeagueSpartan-SemiBold.otf",
     "Jura-Bold.otf", "Jura-Medium.otf", "Oxygen-Sans-Bold.ttf",
 ]
-# More faces, for training only (role "training"; `train_letters.py --fonts training`, how the
-# letter model's second fit was trained): the benchmark's "training fonts" rows stay the faces
-# above, so its figures compare across models.  Each draws every letter of the training
-# alphabet (:func:`missing_letters`), and none is a copy of a held-out face's design (no
-# Helvetica, Times, Century or Bookman clones).
-EXTRA_TRAIN_FONTS = [
-    # fonts-crosextra-carlito fonts-crosextra-caladea fonts-linuxlibertine fonts-karla fonts-clear-sans
-    # fonts-dosis fonts-manrope fonts-roboto-slab fonts-sora fonts-bebas-neue fonts-hack
-    # fonts-inconsolata fonts-yanone-kaffeesatz
-    "Carlito-Bold.ttf", "Carlito-Regular.ttf", "Caladea-Bold.ttf", "LinBiolinum_RB.otf", "LinLibertine_RB.otf",
-    "Karla-Bold.otf", "Karla-ExtraBold.otf", "ClearSans-Bold.ttf", "ClearSans-Medium.ttf", "Dosis-Bold.otf",
-    "Manrope-Bold.ttf", "RobotoSlab-Bold.otf", "RobotoSlab-Regular.otf", "Sora-Bold.otf", "Sora-SemiBold.otf",
-    "BebasNeue-Bold.otf", "Hack-Bold.ttf", "Inconsolata.otf", "YanoneKaffeesatz-Bold.otf",
-]
 # Never used for training: the benchmark reports them separately ("fonts never seen").
 HELDOUT_FONTS = ["FreeSans.ttf", "FreeSansBold.ttf", "FreeSerifBold.ttf", "C059-Bold.otf",
                  "URWBookman-Demi.otf", "DejaVuSansCondensed.ttf", "LiberationSansNarrow-Regular.ttf"]
@@ -72,14 +58,12 @@ ODD_FONTS = ["Z003-MediumItalic.otf"]
 
 
 def font_paths(role: str = "train") -> list[str]:
-    """Installed font files for ``role`` in {"train", "training", "heldout", "odd", "all", "basic"}.
+    """Installed font files for ``role`` in {"train", "heldout", "odd", "all", "basic"}.
 
-    "train" = the benchmark's training fonts (:data:`TRAIN_FONTS`), "training" = those and
-    :data:`EXTRA_TRAIN_FONTS`; "basic" = the DejaVu faces of fonts-dejavu-core (present
-    wherever the project runs).
+    "basic" = the DejaVu faces of fonts-dejavu-core (present wherever the project runs).
     """
-    names = {"train": TRAIN_FONTS, "training": TRAIN_FONTS + EXTRA_TRAIN_FONTS, "heldout": HELDOUT_FONTS,
-             "odd": ODD_FONTS, "all": TRAIN_FONTS + EXTRA_TRAIN_FONTS + HELDOUT_FONTS,
+    names = {"train": TRAIN_FONTS, "heldout": HELDOUT_FONTS, "odd": ODD_FONTS,
+             "all": TRAIN_FONTS + HELDOUT_FONTS,
              "basic": ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf"]}[role]
     index = _font_index()
     return [index[n] for n in names if n in index]
