@@ -498,9 +498,8 @@ def main(argv=None):
           flush=True)
     if not found:
         raise SystemExit("no training fonts are installed (apt-get install fonts-dejavu-core ...)")
-    from vision.render import missing_letters
-    lacking = {Path(f).name: missing_letters(f, ALPHABET) for f in font_paths("train")}
-    lacking = {k: v for k, v in lacking.items() if v}
+    from vision.render import faces_lacking
+    lacking = faces_lacking(font_paths("train"), ALPHABET)
     if lacking:     # their missing-glyph boxes would be learnt as those letters
         raise SystemExit("these faces lack letters of the alphabet; take them out of vision/render.py: "
                          + "; ".join(f"{k}: {v}" for k, v in lacking.items()))

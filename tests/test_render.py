@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from calibration.train_letters import ALPHABET
-from vision.render import HELDOUT_FONTS, TRAIN_FONTS, font_paths, missing_letters
+from vision.render import HELDOUT_FONTS, TRAIN_FONTS, faces_lacking, font_paths, missing_letters
 
 
 def test_a_missing_letter_is_found_missing():
@@ -25,8 +23,7 @@ def test_every_training_and_held_out_face_draws_every_letter(role):
     faces = font_paths(role)
     if not faces:
         pytest.skip("no fonts installed (./tc setup installs them)")
-    lacking = {Path(f).name: missing_letters(f, ALPHABET) for f in faces}
-    assert {name: gap for name, gap in lacking.items() if gap} == {}
+    assert faces_lacking(faces, ALPHABET) == {}
 
 
 def test_no_face_is_both_trained_on_and_held_out():

@@ -893,6 +893,10 @@ class BoardReader:
         # worth or more); otherwise the strongest squares' vote stands, as on an empty board
         return best if score >= POL_MIN_SCORE else first_best
 
+    def _polarity_again(self, an: Analysis) -> int:
+        """The polarity decided afresh on ``an`` -- or the set profile's, which fixes it."""
+        return getattr(self.profile, "polarity", None) or self.decide_polarity(an)
+
     def orientation_scores(self, an: Analysis, polarity: int, mirror: bool = False,
                            squares: int | None = None) -> np.ndarray:
         """Total letter confidence of the board turned by k = 0..3 quarter turns.
@@ -999,8 +1003,7 @@ class BoardReader:
         if orient:
             if self.orientation is not None and self._orientation_open(an):
                 self.orientation = None          # decided on too few letters: asked again with more,
-                if not getattr(self.profile, "polarity", None):     # and so was the polarity
-                    self.polarity = self.decide_polarity(an)
+                self.polarity = self._polarity_again(an)     # and so was the polarity
             if self.orientation is None:
                 decided = True
                 sc = self.orientation_scores(an, self.polarity)
@@ -1008,8 +1011,7 @@ class BoardReader:
                     self.mirrored = not self.mirrored
                     rect, surround = _flip_picture(rect), _flip_picture(surround)
                     an = Analysis(rect, surround, self.grey)
-                    if not getattr(self.profile, "polarity", None):
-                        self.polarity = self.decide_polarity(an)
+                    self.polarity = self._polarity_again(an)
                     sc = self.orientation_scores(an, self.polarity)
                 # keep 0 unless another turn reads clearly better (an empty board has no say)
                 self.orientation = int(np.argmax(sc)) if sc.max() > sc[0] + 1.0 else 0

@@ -81,8 +81,18 @@ def missing_letters(font_path: str, letters: str) -> str:
         m = f.getmask(ch)
         return m.size, bytes(m)
 
+    def inkless(ch: str) -> bool:
+        left, _, right, _ = f.getbbox(ch)
+        return right <= left
+
     box = {drawn("\ue000"), drawn("\U0010fffd")}
-    return "".join(ch for ch in letters if drawn(ch) in box or f.getbbox(ch)[2] <= f.getbbox(ch)[0])
+    return "".join(ch for ch in letters if drawn(ch) in box or inkless(ch))
+
+
+def faces_lacking(font_paths_: list[str], letters: str) -> dict[str, str]:
+    """File name -> the letters it lacks (:func:`missing_letters`), for the faces lacking any."""
+    lacking = {Path(f).name: missing_letters(f, letters) for f in font_paths_}
+    return {name: gap for name, gap in lacking.items() if gap}
 
 
 @lru_cache(maxsize=1)
