@@ -153,3 +153,113 @@ def test_render_board_truth_is_the_grid():
     # straight above, unrotated: an axis-aligned square centred in the picture
     assert corners[0, 1] == pytest.approx(corners[1, 1], abs=0.5)
     assert corners[:, 0].mean() == pytest.approx(640, abs=2)
+
+
+# --- phone formats and damaged files --------------------------------------------------------
+
+def _photo() -> np.ndarray:
+    """A small picture with a distinct colour in each quarter, to tell rotations and channels apart."""
+    img = np.zeros((60, 90, 3), np.uint8)
+    img[:30, :45] = (0, 0, 255)     # red top-left (BGR)
+    img[:30, 45:] = (0, 255, 0)     # green top-right
+    img[30:, :45] = (255, 0, 0)     # blue bottom-left
+    img[30:, 45:] = (255, 255, 255)
+    return img
+
+
+def _save_with_pillow(bgr: np.ndarray, path, **kw) -> None:
+    from PIL import Image
+    if kw.get("format") == "HEIF":
+        import pillow_heif
+        pillow_heif.register_heif_opener()
+    Image.fromarray(np.ascontiguousarray(bgr[:, :, ::-1])).save(str(path), **kw)
+
+
+def test_an_iphone_heic_photo_is_read_in_its_colours(tmp_path):
+    pytest.importorskip("pillow_heif")
+    p = tmp_path / "IMG_0001.HEIC"
+    _save_with_pillow(_photo(), p, format="HEIF", quality=95)
+    img = load_image(p)
+    assert img.shape == (60, 90, 3) and img.dtype == np.uint8
+    assert np.abs(img[10, 10].astype(int) - (0, 0, 255)).max() < 40      # still red, BGR order
+    assert np.abs(img[50, 80].astype(int) - (255, 255, 255)).max() < 40
+
+
+def test_a_heic_photo_turned_by_its_orientation_tag_is_read_upright(tmp_path):
+    pytest.importorskip("pillow_heif")
+    from PIL import Image
+    p = tmp_path / "turned.heic"
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "turn 90 degrees clockwise to show": how a phone held upright saves
+    _save_with_pillow(_photo(), p, format="HEIF", quality=95, exif=exif.tobytes())
+    img = load_image(p)
+    assert img.shape == (90, 60, 3)
+    assert np.abs(img[10, 50].astype(int) - (0, 0, 255)).max() < 40      # red now top-right
+
+
+def test_an_avif_photo_is_read(tmp_path):
+    from PIL import features
+    if not features.check("avif"):
+        pytest.skip("this Pillow has no AVIF support")
+    p = tmp_path / "photo.avif"
+    _save_with_pillow(_photo(), p, quality=95)
+    img = load_image(p)
+    assert img.shape == (60, 90, 3)
+    assert np.abs(img[50, 10].astype(int) - (255, 0, 0)).max() < 50      # blue bottom-left
+
+
+def test_a_folder_of_heic_photos_is_a_game_in_name_order(tmp_path):
+    pytest.importorskip("pillow_heif")
+    for n in (2, 1):
+        _save_with_pillow(_pic(n * 60), tmp_path / f"IMG_{n:04d}.HEIC", format="HEIF", quality=95)
+    names = [f.name for f in open_source(tmp_path)]
+    assert names == ["IMG_0001.HEIC", "IMG_0002.HEIC"]
+
+
+def test_a_heic_photo_without_heic_support_says_how_to_get_it(tmp_path, monkeypatch):
+    import builtins
+    p = tmp_path / "IMG_0002.heic"
+    p.write_bytes(b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64)
+    real_import = builtins.__import__
+
+    def no_heif(name, *args, **kwargs):
+        if name == "pillow_heif":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_heif)
+    with pytest.raises(VisionError, match=r"IMG_0002\.heic: a HEIC photo.*tc setup.*JPEG"):
+        load_image(p)
+
+
+def test_a_damaged_heic_file_is_named_not_a_traceback(tmp_path):
+    p = tmp_path / "broken.heic"
+    p.write_bytes(b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64)
+    with pytest.raises(VisionError, match=r"broken\.heic: (not a picture|a HEIC photo)"):
+        load_image(p)
+
+
+def test_a_jpeg_cut_short_is_refused_not_read_half_grey(tmp_path):
+    ok, buf = cv2.imencode(".jpg", cv2.resize(_photo(), (640, 480), interpolation=cv2.INTER_NEAREST))
+    p = tmp_path / "move7.jpg"
+    p.write_bytes(buf.tobytes()[: len(buf) // 2])  # a copy that stopped half way
+    with pytest.raises(VisionError, match=r"move7\.jpg: the picture is cut short"):
+        load_image(p)
+    src = FolderSource(tmp_path, skip_unreadable=True)
+    assert src.read() is None  # left out where the caller asked to skip damaged files
+
+
+def test_a_jpeg_with_data_after_its_end_marker_is_read(tmp_path):
+    """Motion Photos (some Android phones) append a video after the picture's end marker."""
+    ok, buf = cv2.imencode(".jpg", _photo())
+    p = tmp_path / "motion.jpg"
+    p.write_bytes(buf.tobytes() + b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 8)
+    img = load_image(p)
+    assert img.shape == (60, 90, 3)
+
+
+def test_a_picture_named_with_accents_is_read(tmp_path):
+    p = tmp_path / "trække-ø.png"
+    ok, buf = cv2.imencode(".png", _photo())
+    p.write_bytes(buf.tobytes())
+    assert load_image(p).shape == (60, 90, 3)

@@ -153,6 +153,36 @@ def test_dark_picture_is_reported_as_too_dark():
     assert err.value.reason == "dark" and str(err.value).startswith("night.jpg: ")
 
 
+@pytest.mark.parametrize("style", BOARD_STYLES)
+def test_a_black_and_white_picture_is_located_by_lightness_or_refused_as_colourless(style):
+    img, truth = _board(style, 3, tilt_deg=10, rotation_deg=5, tiles=0.2)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    try:
+        loc = locate_auto(grey, "bw.jpg")
+    except VisionError as err:
+        assert "bw.jpg: no Scrabble board found: the picture has no colour" in str(err)
+        assert err.reason == "no-board"
+    else:  # premium squares lighter or darker than the plain ones can be enough
+        assert corner_error(loc.corners, truth) < 0.5 * cell_size(truth)
+
+
+def test_a_black_and_white_picture_without_a_board_says_it_has_no_colour():
+    from vision.frames import _table
+
+    table = cv2.cvtColor(cv2.cvtColor(_table((720, 1280), np.random.default_rng(1)), cv2.COLOR_BGR2GRAY),
+                         cv2.COLOR_GRAY2BGR)
+    with pytest.raises(VisionError, match="no Scrabble board found: the picture has no colour"):
+        locate_auto(table, "bw.jpg")
+
+
+def test_a_dull_board_under_a_colour_cast_is_not_called_colourless():
+    img, truth = _board("classic", 3, tilt_deg=10, rotation_deg=5, tiles=0.2)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR).astype(np.float32)
+    dull = (0.75 * grey + 0.25 * img * np.float32([0.8, 0.95, 1.15])).clip(0, 255).astype(np.uint8)
+    loc = locate_auto(dull, "dull.jpg")
+    assert corner_error(loc.corners, truth) < 0.5 * cell_size(truth)
+
+
 def test_board_half_out_of_the_picture():
     img, truth = _board("classic", 4, tilt_deg=10, rotation_deg=5, tiles=0.0, offset=(0.7, 0.0), fill=0.7)
     assert truth[:, 0].max() > img.shape[1]  # the grid really runs off the right edge

@@ -34,7 +34,11 @@ __all__ = ["Frame", "FrameSource", "ImageSource", "FolderSource", "VideoSource",
            "PiCameraSource", "ArraySource", "SyntheticSource", "open_source", "load_image",
            "IMAGE_EXTENSIONS", "VIDEO_EXTENSIONS", "render_board", "BOARD_STYLES"]
 
-IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pgm", ".ppm"})
+IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jfif", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pgm",
+                              ".ppm", ".heic", ".heif", ".avif"})
+#: Phone formats OpenCV cannot decode: read through Pillow (HEIC/HEIF with pillow-heif, which
+#: set-up installs; an iPhone saves its photos as HEIC unless set to "Most Compatible").
+PILLOW_EXTENSIONS = frozenset({".heic", ".heif", ".avif"})
 VIDEO_EXTENSIONS = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg", ".wmv", ".3gp",
                               ".h264"})
 
@@ -52,24 +56,86 @@ class Frame:
 
 
 def load_image(path: str | os.PathLike) -> np.ndarray:
-    """Read a picture as BGR uint8 (phone rotation applied); VisionError names file and reason."""
+    """Read a picture as BGR uint8 (phone rotation applied); VisionError names file and reason.
+
+    JPEG, PNG, TIFF, WebP... through OpenCV; HEIC / HEIF / AVIF (phones) through Pillow.  A JPEG
+    cut short (a copy that stopped half way, a photo still being written into the folder) is
+    refused: the decoder would fill its missing part with grey and the board would be read
+    from half a picture."""
     p = Path(path)
     if not p.exists():
         raise VisionError(f"{p}: no such file", "not-found")
     if p.is_dir():
         raise VisionError(f"{p}: is a folder, not a picture", "unreadable")
-    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if img is None:  # non-ASCII paths on some systems: decode from bytes
-        try:
-            data = np.fromfile(str(p), dtype=np.uint8)
-        except OSError as exc:
-            raise VisionError(f"{p}: cannot be read ({exc.strerror or exc})", "unreadable") from exc
-        if data.size == 0:
-            raise VisionError(f"{p}: empty file, not a picture", "unreadable")
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)  # bytes, not the path: any file name works
+    except OSError as exc:
+        raise VisionError(f"{p}: cannot be read ({exc.strerror or exc})", "unreadable") from exc
+    if data.size == 0:
+        raise VisionError(f"{p}: empty file, not a picture", "unreadable")
+    head = data[:16].tobytes()
+    if _is_heif(head) or p.suffix.lower() in PILLOW_EXTENSIONS:
+        return _load_with_pillow(p, head)
+    if head[:2] == b"\xff\xd8":
+        _check_jpeg_complete(p, data)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if img is None or img.size == 0:
         raise VisionError(f"{p}: not a picture OpenCV can read (damaged, or not an image file)", "unreadable")
     return img
+
+
+def _is_heif(head: bytes) -> bool:
+    """An ISO media file of the HEIF family (HEIC, HEIF, AVIF): 'ftyp' at byte 4."""
+    return head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1",
+                                                    b"msf1", b"avif", b"avis")
+
+
+def _check_jpeg_complete(p: Path, data: np.ndarray) -> None:
+    """Refuse a JPEG whose picture data stops before its end marker.
+
+    The end marker (FF D9) normally closes the file; some phones append data after it (a Motion
+    Photo's video), so only when it is missing at the end is the whole file checked."""
+    tail = data[-64:].tobytes().rstrip(b"\x00\r\n ")
+    if tail.endswith(b"\xff\xd9"):
+        return
+    try:
+        from PIL import Image
+        with Image.open(str(p)) as im:
+            im.load()
+    except ImportError:  # pragma: no cover - Pillow comes with pytesseract
+        return
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise VisionError(f"{p}: the picture is cut short (the file is damaged, or was still being copied); "
+                          f"copy it again", "unreadable") from exc
+
+
+def _load_with_pillow(p: Path, head: bytes) -> np.ndarray:
+    """HEIC / HEIF / AVIF through Pillow (with pillow-heif where installed), rotation applied."""
+    try:
+        from PIL import Image, ImageOps
+    except ImportError:  # pragma: no cover - Pillow comes with pytesseract
+        Image = None
+    heif = head[8:12] not in (b"avif", b"avis") and p.suffix.lower() != ".avif"
+    if heif:
+        try:
+            import pillow_heif
+            pillow_heif.register_heif_opener()
+        except ImportError:
+            raise VisionError(f"{p}: a HEIC photo, and HEIC support (pillow-heif) is not installed here: run "
+                              "./tc setup, or set the phone's camera to save JPEG ('Most Compatible')",
+                              "unreadable") from None
+    if Image is None:  # pragma: no cover
+        raise VisionError(f"{p}: this picture format needs Pillow, which is not installed", "unreadable")
+    try:
+        with Image.open(str(p)) as im:
+            im = ImageOps.exif_transpose(im)
+            rgb = np.asarray(im.convert("RGB"))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise VisionError(f"{p}: not a picture that can be read (damaged, or not an image file)",
+                          "unreadable") from exc
+    if rgb.size == 0:
+        raise VisionError(f"{p}: empty picture", "unreadable")
+    return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
 def _natural_key(name: str):

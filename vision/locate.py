@@ -732,6 +732,11 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
         if _sharpness(gray) < 40:
             raise VisionError(f"{name}: picture too blurred to find the board "
                               "(hold the camera still and focus on the board)", "blurred")
+        if _colourless(small):
+            raise VisionError(f"{name}: no Scrabble board found: the picture has no colour (black and white), "
+                              "and the board is found by the colours of its premium squares; take the picture "
+                              "in colour, or set the board's corners once (a board profile or corner markers)",
+                              "no-board")
         if best is None:
             raise VisionError(f"{name}: no Scrabble board found "
                               "(no grid of squares with the premium-square pattern)", "no-board")
@@ -744,6 +749,14 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     if not allow_outside:
         _check_inside(best, name)
     return best
+
+
+def _colourless(small: np.ndarray) -> bool:
+    """A black-and-white picture (a grey camera mode, a night camera): 99 % of its pixels have
+    channels within 6 levels of each other (a colour cast or a dull board still differs more)."""
+    px = small.reshape(-1, 3).astype(np.int16)
+    spread = px.max(1) - px.min(1)
+    return bool(np.percentile(spread, 99) <= 6)
 
 
 def _check_inside(loc: BoardLocation, name: str, tolerance_cells: float = 0.35) -> None:

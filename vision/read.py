@@ -2075,16 +2075,9 @@ class Stabiliser:
 
 
 def _load(path) -> np.ndarray:
-    try:
-        from vision.frames import load_image
-    except ImportError:  # pragma: no cover - frames module absent
-        load_image = None
-    if load_image is not None:
-        return load_image(path)
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"{path}: not a picture that can be read.", "unreadable")
-    return img
+    from vision.frames import load_image
+
+    return load_image(path)
 
 
 def rectify_board(image: np.ndarray, corners) -> np.ndarray:
@@ -2150,15 +2143,14 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     return 0
 
 
-IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
-
-
 def _expand(paths: Iterable) -> list[Path]:
+    from vision.frames import IMAGE_EXTENSIONS
+
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT)
+            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXTENSIONS)
         else:
             out.append(p)
     return out
