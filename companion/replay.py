@@ -205,14 +205,21 @@ class CameraTable:
         self.say("totals: " + " ".join(f"{name}={score}" for name, score in zip(state.players, state.scores)))
 
 
-def _open(spec):
+def _open(spec, **options):
     from vision.errors import VisionError
     from vision.frames import open_source
 
     try:
-        return open_source(spec)
+        return open_source(spec, **options)
     except VisionError as exc:
         raise CompanionError(str(exc)) from None
+
+
+def _reason(exc: Exception, name: str) -> str:
+    """The error's text without the file's path in front (the line starts with the name)."""
+    text = str(exc)
+    head, sep, rest = text.partition(": ")
+    return rest if sep and Path(head).name == name else text
 
 
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
@@ -221,7 +228,8 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
-    with _open(folder) as source:
+    # a damaged photo is named and left out; the game's other photos are still scored
+    with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:
             rect = table.rectified(frame)
             if rect is not None:

@@ -58,6 +58,25 @@ def test_replay_scores_each_photographed_move_and_prints_totals(tmp_path):
     assert code == 0
 
 
+def test_a_damaged_photo_is_named_and_the_game_goes_on(tmp_path):
+    # Ann: CAT (10).  A copy of a later photo stopped half way: named, left out.  Ben: COT (6).
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    cv2.imwrite(str(tmp_path / "move01.jpg"), photo(boards[0], seed=10))
+    ok, buf = cv2.imencode(".jpg", photo(boards[1], seed=11))
+    (tmp_path / "move02.jpg").write_bytes(buf.tobytes()[: len(buf) // 3])
+    cv2.imwrite(str(tmp_path / "move03.jpg"), photo(boards[1], seed=11))
+    out = io.StringIO()
+    code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Ann\tG8\tacross\tCAT\t10", out.getvalue()
+    assert lines[1] == "move02.jpg\tERROR the picture is cut short (the file is damaged, or was still being copied); " \
+                       "copy it again", out.getvalue()
+    assert lines[2] == "Ben\tG8\tdown\tCOT\t6", out.getvalue()
+    assert lines[-1] == "totals: Ann=10 Ben=6"
+    assert code == 1  # a problem was reported
+
+
 def test_replay_of_a_folder_that_is_not_there(tmp_path):
     from companion.errors import CompanionError
 

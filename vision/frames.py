@@ -233,10 +233,11 @@ class FolderSource(FrameSource):
     """The pictures of a folder in name order ("move 2" before "move 10"), one per move.
 
     ``skip_unreadable``: leave out damaged files instead of stopping with a VisionError.
+    ``on_unreadable(name, error)``: leave them out and say so (a game's other photos go on).
     """
 
     def __init__(self, folder: str | os.PathLike, *, skip_unreadable: bool = False,
-                 pattern: str | None = None) -> None:
+                 pattern: str | None = None, on_unreadable=None) -> None:
         super().__init__()
         self.folder = Path(folder)
         self.description = str(self.folder)
@@ -252,7 +253,8 @@ class FolderSource(FrameSource):
             raise VisionError(f"{self.folder}: no pictures in this folder "
                               f"(looked for {', '.join(sorted(IMAGE_EXTENSIONS))})", "unreadable")
         self.files = sorted(files, key=lambda p: _natural_key(p.name))
-        self.skip_unreadable = skip_unreadable
+        self.skip_unreadable = skip_unreadable or on_unreadable is not None
+        self.on_unreadable = on_unreadable
         self._pos = 0
 
     @property
@@ -265,9 +267,11 @@ class FolderSource(FrameSource):
             self._pos += 1
             try:
                 return load_image(p), p.name, _mtime(p)
-            except VisionError:
+            except VisionError as exc:
                 if not self.skip_unreadable:
                     raise
+                if self.on_unreadable is not None:
+                    self.on_unreadable(p.name, exc)
         return None
 
 
