@@ -112,6 +112,10 @@ class CameraTable:
         except VisionError as exc:
             self.error(frame.name, str(exc))
             return None
+        except Exception as exc:  # a fault of ours must not end the game: this photo is lost, not the rest
+            self.error(frame.name, f"the board could not be found in this photo (an error in Table Companion: "
+                                   f"{type(exc).__name__}: {exc}); take the photo again, and please report it")
+            return None
 
     def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False) -> None:
         """Turn one trusted reading into the next player's move (or a pass), print it.

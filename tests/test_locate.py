@@ -183,6 +183,13 @@ def test_a_dull_board_under_a_colour_cast_is_not_called_colourless():
     assert corner_error(loc.corners, truth) < 0.5 * cell_size(truth)
 
 
+def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
+    from vision.locate import _snap
+
+    patches = np.array([[10.0 * i + 5.0, 5.0] for i in range(7)])   # a row of squares, nothing else
+    assert _snap(patches, np.diag([10.0, 10.0, 1.0])) is None
+
+
 def test_board_half_out_of_the_picture():
     img, truth = _board("classic", 4, tilt_deg=10, rotation_deg=5, tiles=0.0, offset=(0.7, 0.0), fill=0.7)
     assert truth[:, 0].max() > img.shape[1]  # the grid really runs off the right edge

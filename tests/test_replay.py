@@ -104,6 +104,21 @@ def _table(words: list[str]):
     return CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(words, "test"), None, out), out
 
 
+def test_a_fault_in_the_camera_code_loses_that_photo_not_the_game():
+    from vision.frames import Frame
+
+    table, out = _table(["CAT"])
+
+    def broken(image, name):
+        raise ZeroDivisionError("division by zero")
+
+    table.tracker.update = broken
+    assert table.rectified(Frame(np.zeros((10, 10, 3), np.uint8), "move3.jpg", 0, 0.0)) is None
+    assert out.getvalue().startswith("move3.jpg\tERROR the board could not be found in this photo "
+                                     "(an error in Table Companion: ZeroDivisionError: division by zero)")
+    assert table.problems == 1
+
+
 def test_an_unread_tile_the_word_list_settles_is_taken_and_said():
     table, out = _table(["CAT"])
     table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)

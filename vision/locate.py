@@ -379,6 +379,8 @@ def _snap(P: np.ndarray, h: np.ndarray, lo=None, hi=None, tol: float = 0.22, ite
             lo, hi = lo2, hi2
         if done:
             break
+    if inl is None:  # no lattice could be fitted to the first snap (the patches all on one line)
+        return None
     return h, inl, r
 
 

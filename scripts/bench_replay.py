@@ -1,0 +1,275 @@
+"""Benchmark: real recorded games replayed through the camera (a script, not a test).
+
+    .venv/bin/python scripts/bench_replay.py                  # every English game in ../shared/gcg
+    .venv/bin/python scripts/bench_replay.py --games 6 --seed 1 --hard
+
+Each game of ``../shared/gcg`` (tournament and engine games: real words, real blanks, exchanges,
+passes, withdrawn phonies) is played out on a rendered board (``vision/render.py``: one random
+board and tile set a game, the English set's point values printed on the tiles, a random camera
+on a stand -- the same camera every photo, fresh noise, glare and JPEG each time).  After each
+turn a photo is taken and handed to the same table ``companion replay`` runs
+(:class:`companion.replay.CameraTable`: locate, read, compare with the last board, score).  A
+photo it refuses ("take the photo again") is taken again, up to three photos a turn.
+
+Each turn is then one of:
+
+* **right**: the camera's board holds exactly the recorded tiles (a blank as a blank) and the
+  turn scored what the record says (a play its points, a pass, an exchange or a withdrawn
+  phony 0: the camera sees no new tile);
+* **right, asked**: the same, with a question put to the players on the way (an unsure tile, a
+  blank's letter, a square that may be a blank);
+* **retaken**: right, but only from the second or third photo;
+* **refused**: three photos refused;
+* **wrong**: scored or placed otherwise than the record -- the fault that matters.
+
+A refused or wrong turn is then put right on the table (undone, and the recorded play entered as
+the players would), so one fault does not spoil the rest of the game.  The turn is the unit the
+players see: one line of the scoresheet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SHARED = ROOT.parent / "shared"
+
+from companion.board import Board  # noqa: E402
+from companion.errors import CompanionError  # noqa: E402
+from companion.events import Replay  # noqa: E402
+from companion.gcg import gcg_to_events, read_gcg  # noqa: E402
+from companion.replay import CameraTable  # noqa: E402
+from companion.tiles import get_tileset  # noqa: E402
+from vision.frames import Frame  # noqa: E402
+from vision.render import (font_paths, photograph, random_background, random_board_style, random_camera,  # noqa: E402
+                           random_tile_style, render_board)
+
+#: Turns the camera sees as a turn (the next player's photo); the rest (a withdrawn phony, a
+#: challenge bonus, racks at the end) change no tile on the board or happen off it.
+TURN_KINDS = ("play", "pass", "exchange", "lost_turn")
+#: Turn lines whose points are points of the board (what the camera can score).
+BOARD_POINTS = ("play", "withdrawn")
+
+
+@dataclass
+class TrueTurn:
+    player: int
+    board: Board
+    score: int
+    events: list = field(default_factory=list)     # the record's events of this turn
+
+
+def true_turns(events: list[dict]) -> list[TrueTurn]:
+    """The recorded game cut into the turns a camera sees, each with the board after it."""
+    replay = Replay(events[0])
+    turns: list[TrueTurn] = []
+    for ev in events[1:]:
+        seen = len(replay.state.turns)
+        replay.push(ev)
+        new = replay.state.turns[seen:]
+        for t in new:
+            if t.kind in TURN_KINDS:
+                turns.append(TrueTurn(t.player, replay.state.board, 0))
+            if turns and t.kind in BOARD_POINTS:
+                turns[-1].score += t.score
+        if turns:
+            turns[-1].board = replay.state.board
+            turns[-1].events.append(ev)
+    return turns
+
+
+def board_labels(board: Board) -> list[str]:
+    rows = [["."] * 15 for _ in range(15)]
+    for (r, c), tile in board.tiles():
+        rows[r][c] = "?" if tile.blank else tile.letter
+    return ["".join(r) for r in rows]
+
+
+def same_tiles(camera: Board, truth: Board) -> bool:
+    a = {sq: ("?" if t.blank else t.letter) for sq, t in camera.tiles()}
+    b = {sq: ("?" if t.blank else t.letter) for sq, t in truth.tiles()}
+    return a == b
+
+
+@dataclass
+class Tally:
+    turns: int = 0
+    right: int = 0
+    asked: int = 0
+    retaken: int = 0
+    refused: int = 0
+    wrong: int = 0
+    games: int = 0
+    games_clean: int = 0
+    photos: int = 0
+    seconds: float = 0.0
+    faults: list = field(default_factory=list)
+    questions: dict = field(default_factory=dict)   # kind of question -> how many
+
+    def add(self, other: "Tally") -> None:
+        for k in ("turns", "right", "asked", "retaken", "refused", "wrong", "games", "games_clean", "photos",
+                  "seconds"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.faults += other.faults
+        for k, v in other.questions.items():
+            self.questions[k] = self.questions.get(k, 0) + v
+
+
+def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3) -> Tally:
+    game = read_gcg(path)
+    events = gcg_to_events(game)
+    turns = true_turns(events)
+    tiles = get_tileset(game.tileset)
+    names = list(events[0]["players"])
+    rng = np.random.default_rng(seed)
+    fonts = font_paths(role)
+    ts, bs = random_tile_style(rng, fonts), random_board_style(rng)
+    cam = random_camera(rng, (1920, 1080), hard)
+    background = random_background(rng, (1080, 1920))
+    shift = tuple(float(v) for v in np.clip(rng.normal(0, 0.07, 2), -0.2, 0.2))
+    layout_seed = int(rng.integers(1 << 30))
+    values = {k: str(v) for k, v in tiles.values.items()}
+    out = io.StringIO()
+    table = CameraTable(names, tiles.code, None, None, out)
+    tally = Tally(games=1)
+    t0 = time.perf_counter()
+    for i, truth in enumerate(turns):
+        if table.referee.state.phase == "ended":
+            break
+        tally.turns += 1
+        labels = board_labels(truth.board)
+        top, corners, _ = render_board(labels, bs, ts, np.random.default_rng(layout_seed), shift=shift, values=values)
+        done = False
+        asked = False
+        for attempt in range(retakes):
+            frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background)
+            tally.photos += 1
+            before = (len(table.referee.state.turns), table.problems, len(out.getvalue()))
+            name = f"turn{i + 1:02d}-{attempt + 1}.jpg"
+            rect = table.rectified(Frame(frame, name, i, float(i)))
+            if rect is not None:
+                table.take(table.reader.read(rect), name, empty_is_pass=True)
+            said = out.getvalue()[before[2]:]
+            asked |= "\tquestion:" in said
+            for line in said.splitlines():
+                if "\tquestion:" in line:
+                    kind = _question_kind(line)
+                    tally.questions[kind] = tally.questions.get(kind, 0) + 1
+            if table.problems == before[1] and len(table.referee.state.turns) > before[0]:
+                done = True
+                break
+        state = table.referee.state
+        if done:
+            new = state.turns[before[0]:]
+            score = sum(t.score for t in new if t.kind in BOARD_POINTS)
+            if same_tiles(state.board, truth.board) and score == truth.score:
+                if attempt:
+                    tally.retaken += 1
+                elif asked:
+                    tally.asked += 1
+                else:
+                    tally.right += 1
+                continue
+            tally.wrong += 1
+            tally.faults.append(f"{path.name} turn {i + 1}: scored {score}, recorded {truth.score}: "
+                                + " | ".join(line for line in said.splitlines() if line))
+            for _ in new:
+                table.referee.undo()
+        else:
+            tally.refused += 1
+            tally.faults.append(f"{path.name} turn {i + 1}: refused: "
+                                + " | ".join(line for line in said.splitlines() if line))
+        _enter_by_hand(table, truth, names)
+    tally.seconds = time.perf_counter() - t0
+    tally.games_clean = int(tally.wrong == 0 and tally.refused == 0)
+    return tally
+
+
+def _question_kind(line: str) -> str:
+    if "which letter does the blank" in line:
+        return "a blank's letter"
+    if "is there a blank tile" in line:
+        return "a square that may be a blank"
+    if "could hardly read it" in line:
+        return "an unread tile, the camera's guess"
+    return "an unsure tile"
+
+
+def _enter_by_hand(table: CameraTable, truth: TrueTurn, names: list[str]) -> None:
+    """What the players do after a fault: the recorded turn entered on the table."""
+    state = table.referee.state
+    player = names[state.to_move]
+    before = {sq for sq, _ in state.board.tiles()}
+    new = {sq: t for sq, t in truth.board.tiles() if sq not in before}
+    try:
+        if new:
+            spec = {f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}": (t.letter.lower() if t.blank else t.letter)
+                    for (r, c), t in new.items()}
+            table.referee.submit({"type": "play", "player": player, "tiles": spec})
+        else:
+            table.referee.submit({"type": "pass", "player": player})
+    except CompanionError as exc:  # the table can no longer follow this record
+        raise SystemExit(f"cannot enter the recorded turn by hand: {exc}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=0, help="at most this many games (0: all)")
+    ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--hard", action="store_true", help="the hard camera (hand-held, blur, glare) instead of a stand")
+    ap.add_argument("--show", type=int, default=10, help="print this many faults")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    folder = SHARED / "gcg"
+    if not folder.is_dir():
+        print(f"{folder} not found: nothing to replay")
+        return 1
+    paths = []
+    for p in sorted(folder.glob("*.gcg")):
+        try:
+            game = read_gcg(p)
+            if game.tileset != "en":
+                continue
+            gcg_to_events(game)
+        except CompanionError:
+            continue
+        paths.append(p)
+    if args.games:
+        paths = paths[:args.games]
+    rows = {}
+    for role in ("train", "heldout"):
+        total = Tally()
+        for k, p in enumerate(paths):
+            total.add(play_game(p, args.seed + 7 * k + (1000 if role == "heldout" else 0), role, args.hard))
+        rows[role] = total
+    cam = "hard camera (hand-held)" if args.hard else "standard camera (on a stand)"
+    print(f"{len(paths)} recorded games of ../shared/gcg replayed through the camera, {cam}, seed {args.seed}:")
+    for role, t in rows.items():
+        fonts = "training fonts" if role == "train" else "fonts never seen"
+        n = max(1, t.turns)
+        print(f"  {fonts}: {t.turns} turns ({t.photos} photos, {1000 * t.seconds / max(1, t.photos):.0f} ms a photo "
+              f"with rendering): right {t.right} ({t.right / n:.1%}), right with a question {t.asked} "
+              f"({t.asked / n:.1%}), right on a photo taken again {t.retaken} ({t.retaken / n:.1%}), "
+              f"refused three times {t.refused} ({t.refused / n:.1%}), wrong {t.wrong} ({t.wrong / n:.1%}); "
+              f"games with no turn wrong or refused {t.games_clean} of {t.games}; questions: "
+              + (", ".join(f"{k} {v}" for k, v in sorted(t.questions.items(), key=lambda kv: -kv[1])) or "none"))
+        for f in t.faults[:args.show]:
+            print(f"    {f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
