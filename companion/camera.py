@@ -54,6 +54,7 @@ class CameraMove:
     misread: tuple[str, ...] = ()
     unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
     elsewhere: tuple[Square, ...] = ()  # covered, but off the move: no tile of this play can be there
+    stray: tuple[Square, ...] = ()      # read as blank tiles, but off the line of the play's lettered tiles
 
     @property
     def ready(self) -> bool:
@@ -105,6 +106,10 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if conf < min_confidence:
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
+    stray = _stray_blanks(placements, unread_new, labels, confirmed)
+    if stray:
+        placements = [p for p in placements if p.square not in stray]
+        questions = [q for q in questions if q.square not in stray]
     new = [p.square for p in placements] + unread_new
     # a square read empty that may be a blank of nearly the board's colour: asked about where it
     # touches a new tile in the play's line (the play is scored without it unless the answer says
@@ -121,10 +126,41 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
-                      tuple(elsewhere))
+                      tuple(elsewhere), tuple(stray))
 
 
-def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], confirmed: Board) -> bool:
+def _stray_blanks(placements: Sequence[Placement], unread: Sequence[Square], labels: Sequence[str],
+                  confirmed: Board) -> set[Square]:
+    """New "blank tiles" that cannot belong to the play the lettered new tiles make.
+
+    A blank's face is plain, and so is a patch of lamp light or a reflection on an empty square:
+    the camera can take one for the other, where a letter it reads is a tile.  So when the new
+    tiles with letters (and tiles seen but not read) lie in one line, a new blank off that line,
+    or cut off from them by a square seen empty, is no tile of this play -- every tile of a play
+    lies in one line with no gap -- and is left out (the table says so) instead of making the
+    whole picture an illegal play.  A play of blanks alone, or letters in no one line, is left
+    as read (the referee says what is wrong)."""
+    blanks = [p.square for p in placements if p.tile.blank]
+    lettered = [p.square for p in placements if not p.tile.blank] + list(unread)
+    if not blanks or not lettered:
+        return set()
+    rows, cols = {r for r, _ in lettered}, {c for _, c in lettered}
+    if len(rows) > 1 and len(cols) > 1:
+        return set()
+    out = set()
+    kept = list(lettered)
+    # nearest first: a blank joins through another blank that joins (two blanks side by side)
+    for sq in sorted(blanks, key=lambda s: min(abs(s[0] - t[0]) + abs(s[1] - t[1]) for t in lettered)):
+        line_ok = _may_join(sq, kept, labels, confirmed, strays=out)
+        if line_ok:
+            kept.append(sq)
+        else:
+            out.add(sq)
+    return out
+
+
+def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], confirmed: Board,
+              strays: Iterable[Square] = ()) -> bool:
     """Whether a covered ``square`` may hold a tile of the play whose seen new tiles are ``new``.
 
     A play's tiles lie in one row or one column, and every square from its first tile to its last
@@ -136,6 +172,7 @@ def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], conf
     rows, cols = {r for r, _ in new}, {c for _, c in new}
     if not new or (len(rows) > 1 and len(cols) > 1):
         return True
+    strays = set(strays)
     r, c = square
     lines = []
     if len(rows) == 1 and r in rows:
@@ -145,7 +182,8 @@ def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], conf
     for axis, seen, at in lines:
         lo, hi = (at + 1, min(seen)) if at < min(seen) else (max(seen) + 1, at)
         between = [(r, k) if axis else (k, c) for k in range(lo, hi)]
-        if all(labels[i][j] != EMPTY or confirmed[i, j] is not None for i, j in between):
+        if all((labels[i][j] != EMPTY and (i, j) not in strays) or confirmed[i, j] is not None
+               for i, j in between):
             return True
     return False
 

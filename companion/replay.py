@@ -148,6 +148,10 @@ class CameraTable:
             else:
                 self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
             return
+        if move.stray:
+            self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.stray)} look{'s' if len(move.stray) == 1 else ''} "
+                     f"like a blank tile, off this play's line: not taken (lamp light or a reflection?); "
+                     f"if a blank was played there, take the photo again")
         if move.elsewhere and (move.placements or move.unread):
             self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.elsewhere)} covered or unreadable, "
                      f"off this play's line: no tile of it can be there")

@@ -6,7 +6,9 @@
 Each game of ``../shared/gcg`` (tournament and engine games: real words, real blanks, exchanges,
 passes, withdrawn phonies) is played out on a rendered board (``vision/render.py``: one random
 board and tile set a game, the English set's point values printed on the tiles, a random camera
-on a stand -- the same camera every photo, fresh noise, glare and JPEG each time).  After each
+on a stand -- the same camera every photo, the board where it was, fresh noise, glare and JPEG each
+time; ``--hard``: a hand-held phone, the hard camera of the reading benchmark, the board framed
+anew each photo).  After each
 turn a photo is taken and handed to the same table ``companion replay`` runs
 (:class:`companion.replay.CameraTable`: locate, read, compare with the last board, score).  A
 photo it refuses ("take the photo again") is taken again, up to three photos a turn.
@@ -141,6 +143,7 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3) ->
     background = random_background(rng, (1080, 1920))
     shift = tuple(float(v) for v in np.clip(rng.normal(0, 0.07, 2), -0.2, 0.2))
     layout_seed = int(rng.integers(1 << 30))
+    stand_seed = int(rng.integers(1 << 30))   # a camera on a stand: the board stays where it is
     values = {k: str(v) for k, v in tiles.values.items()}
     out = io.StringIO()
     table = CameraTable(names, tiles.code, None, None, out)
@@ -155,7 +158,9 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3) ->
         done = False
         asked = False
         for attempt in range(retakes):
-            frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background)
+            stand = None if hard else np.random.default_rng(stand_seed)
+            frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background,
+                                  placement=stand)
             tally.photos += 1
             before = (len(table.referee.state.turns), table.problems, len(out.getvalue()))
             name = f"turn{i + 1:02d}-{attempt + 1}.jpg"

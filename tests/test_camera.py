@@ -83,6 +83,45 @@ def test_a_blank_tile_asks_which_letter():
     assert move.placements[1].tile == Tile("?", True)
 
 
+def test_a_blank_off_the_line_of_the_lettered_tiles_is_stray_not_part_of_the_play():
+    # lamp light on an empty square reads as a plain blank face; a play lies in one line
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T", C3="?"), None, EN)
+    assert move.stray == ((2, 2),)
+    assert [p.square for p in move.placements] == [(7, 7), (7, 8), (7, 9)]
+    assert not move.questions                     # no "which letter does the blank on C3 stand for?"
+
+
+def test_a_blank_in_the_line_but_past_an_empty_square_is_stray():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T", L8="?"), None, EN)
+    assert move.stray == ((7, 11),) and len(move.placements) == 3
+
+
+def test_a_blank_next_to_the_lettered_tiles_in_their_line_is_part_of_the_play():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="?"), None, EN)
+    assert not move.stray and move.placements[2].tile == Tile("?", True)
+
+
+def test_two_blanks_side_by_side_in_the_line_join_through_each_other():
+    move = read_move(Board(), rows(H8="C", I8="?", J8="?"), None, EN)
+    assert not move.stray and len(move.placements) == 3
+
+
+def test_a_blank_joins_through_tiles_already_played():
+    board = Board.from_rows(rows(I8="A", J8="T"))
+    move = read_move(board, rows(H8="C", I8="A", J8="T", K8="?"), None, EN)
+    assert not move.stray and [p.square for p in move.placements] == [(7, 7), (7, 10)]
+
+
+def test_a_single_lettered_tile_keeps_a_blank_in_either_line():
+    move = read_move(Board(), rows(H8="A", H9="?", F3="?"), None, EN)
+    assert move.stray == ((2, 5),) and [p.square for p in move.placements] == [(7, 7), (8, 7)]
+
+
+def test_blanks_alone_or_letters_in_no_one_line_are_left_for_the_referee():
+    assert not read_move(Board(), rows(H8="?", I8="?", C3="?"), None, EN).stray
+    assert not read_move(Board(), rows(H8="C", I9="A", C3="?"), None, EN).stray
+
+
 def test_a_square_that_may_be_a_blank_is_asked_about_where_it_touches_the_play():
     # J8 read empty, but maybe a blank of nearly the board's colour: CAT + a blank would be a
     # four-letter word; the play is scored as seen, and the players are asked

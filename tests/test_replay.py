@@ -163,6 +163,18 @@ def reading(labels: list[str], turns: int = 0, mirrored: bool = False, maybe_bla
                         maybe_blank=frozenset(maybe_blank))
 
 
+def test_lamp_light_read_as_a_blank_off_the_play_is_noted_and_the_play_scored():
+    labels = put(EMPTY, "G8", "CAT")
+    labels = put(labels, "C3", "?")                     # a glare patch on C3 read as a blank face
+    table, out = _table(["CAT"])
+    table.take(reading(labels), "p1", True)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ("p1\tnote: C3 looks like a blank tile, off this play's line: not taken (lamp light or "
+                        "a reflection?); if a blank was played there, take the photo again")
+    assert lines[1] == "Ann\tG8\tacross\tCAT\t10"
+    assert table.problems == 0
+
+
 def test_a_square_read_empty_that_may_be_a_blank_beside_the_play_is_a_question_not_a_hold_up():
     from companion.replay import CameraTable
 

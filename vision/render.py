@@ -501,22 +501,28 @@ def random_camera(rng: np.random.Generator, size=(1920, 1080), hard: bool = True
 
 
 def photograph(board_img: np.ndarray, corners: np.ndarray, cam: Camera, rng: np.random.Generator,
-               background: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Put the top-down board into a camera frame; returns ``(frame, grid corners in frame)``."""
+               background: np.ndarray | None = None, placement: np.random.Generator | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Put the top-down board into a camera frame; returns ``(frame, grid corners in frame)``.
+
+    ``placement``: where the board lands in the frame is drawn from this generator instead of
+    ``rng`` -- the same seed every photo is a camera on a stand (the board stays put, the light,
+    noise and glare change)."""
     W, H = cam.size
+    where = rng if placement is None else placement
     gh = cam.board_frac * H
     # grid quad in the frame: a square of side gh, tilted (top edge shorter), turned, placed
     half = gh / 2
     t = cam.tilt
     quad = np.array([[-half * (1 - t), -half * (1 - t * 0.3)], [half * (1 - t), -half * (1 - t * 0.3)],
                      [half * (1 + t * 0.2), half], [-half * (1 + t * 0.2), half]])
-    quad[:, 0] += rng.normal(0, t * half * 0.15, 4)
+    quad[:, 0] += where.normal(0, t * half * 0.15, 4)
     a = math.radians(cam.turn)
     R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     quad = quad @ R.T
     span = quad.max(0) - quad.min(0)
     room = np.maximum(np.array([W, H]) - span, 0)
-    centre = np.array([W, H]) / 2 + (rng.uniform(-0.45, 0.45, 2) * room)
+    centre = np.array([W, H]) / 2 + (where.uniform(-0.45, 0.45, 2) * room)
     quad += centre - (quad.max(0) + quad.min(0)) / 2
     Hm = cv2.getPerspectiveTransform(corners.astype(np.float32), quad.astype(np.float32))
     if background is None:
