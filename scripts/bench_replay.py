@@ -130,7 +130,7 @@ class Tally:
             self.questions[k] = self.questions.get(k, 0) + v
 
 
-def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3) -> Tally:
+def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, keep: Path | None = None) -> Tally:
     game = read_gcg(path)
     events = gcg_to_events(game)
     turns = true_turns(events)
@@ -162,6 +162,9 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3) ->
             frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background,
                                   placement=stand)
             tally.photos += 1
+            if keep is not None:
+                (keep / path.stem).mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(keep / path.stem / f"turn{i + 1:02d}-{attempt + 1}.jpg"), frame)
             before = (len(table.referee.state.turns), table.problems, len(out.getvalue()))
             name = f"turn{i + 1:02d}-{attempt + 1}.jpg"
             rect = table.rectified(Frame(frame, name, i, float(i)))
@@ -236,6 +239,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--hard", action="store_true", help="the hard camera (hand-held, blur, glare) instead of a stand")
     ap.add_argument("--show", type=int, default=10, help="print this many faults")
+    ap.add_argument("--only-game", default="", help="only the games whose file name holds this")
+    ap.add_argument("--keep", type=Path, help="keep every photo here, a folder a game (to look at them)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     folder = SHARED / "gcg"
@@ -252,13 +257,17 @@ def main(argv=None) -> int:
         except CompanionError:
             continue
         paths.append(p)
+    seeds = {p: args.seed + 7 * k for k, p in enumerate(paths)}
     if args.games:
         paths = paths[:args.games]
+    if args.only_game:
+        paths = [p for p in paths if args.only_game in p.name]
     rows = {}
     for role in ("train", "heldout"):
         total = Tally()
-        for k, p in enumerate(paths):
-            total.add(play_game(p, args.seed + 7 * k + (1000 if role == "heldout" else 0), role, args.hard))
+        for p in paths:
+            keep = args.keep / role if args.keep else None
+            total.add(play_game(p, seeds[p] + (1000 if role == "heldout" else 0), role, args.hard, keep=keep))
         rows[role] = total
     cam = "hard camera (hand-held)" if args.hard else "standard camera (on a stand)"
     print(f"{len(paths)} recorded games of ../shared/gcg replayed through the camera, {cam}, seed {args.seed}:")

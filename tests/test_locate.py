@@ -327,6 +327,46 @@ def test_tracker_keeps_the_board_after_a_nudge():
     assert tr.stats.relocated == 1 and tr.stats.tracked == 1 and tr.stats.still == 1
 
 
+def _one_square_on(corners: np.ndarray, dc: int, dr: int) -> np.ndarray:
+    """The grid corners moved by whole squares along the board's own rows and columns."""
+    from vision.geometry import GRID_CORNERS, grid_to_image
+
+    return apply_h(grid_to_image(corners), GRID_CORNERS + np.array([dc, dr], float))
+
+
+def test_the_premium_pattern_says_a_grid_guess_is_a_whole_square_off():
+    from vision.locate import premium_offset
+
+    img, truth = _board("classic", 12, tilt_deg=15, rotation_deg=10, tiles=0.3)
+    assert premium_offset(img, truth) == (0, 0)
+    assert premium_offset(img, _one_square_on(truth, 1, 0)) == (-1, 0)
+    assert premium_offset(img, _one_square_on(truth, 0, -2)) == (0, 2)
+
+
+def test_tracker_keeps_the_board_where_it_was_when_the_flow_cannot_follow():
+    # a photo per move: new tiles, other light -- the flow may lose its points; the board is
+    # snapped where it was rather than located afresh (which can latch onto the tiles' lattice)
+    img, truth = _board("hasbro", 14, tilt_deg=20, tiles=0.3)
+    tr = BoardTracker()
+    tr.update(img, "move 1")
+    tr._track = lambda *a, **k: None
+    loc = tr.update(img.copy(), "move 2")
+    assert loc.method == "kept" and corner_error(loc.corners, truth) < 0.25
+    assert tr.stats.relocated == 1
+
+
+def test_tracker_locates_afresh_a_board_moved_by_a_whole_square():
+    img, truth = _board("classic", 15, tilt_deg=0, rotation_deg=0, tiles=0.2, fill=0.6)
+    tr = BoardTracker()
+    tr.update(img, "move 1")
+    step = (truth[1] - truth[0]) / 15                       # one square along the board's rows
+    moved, m = _shift(img, float(step[0]), float(step[1]))
+    tr._track = lambda *a, **k: None
+    loc = tr.update(moved, "move 2")
+    assert loc.method == "auto" and corner_error(loc.corners, apply_h(m, truth)) < 0.5
+    assert tr.stats.relocated == 2
+
+
 def test_tracker_relocates_after_a_big_change_and_reports_loss():
     img, truth = _board("classic", 9)
     other, truth2 = _board("classic", 10, rotation_deg=80)

@@ -775,6 +775,32 @@ def _check_inside(loc: BoardLocation, name: str, tolerance_cells: float = 0.35) 
 # Refinement from a close guess (tracking, markers, profiles)
 # --------------------------------------------------------------------------------------------
 
+def premium_offset(image: np.ndarray, corners, reach: int = 2) -> tuple[int, int] | None:
+    """Which way, if any, the premium pattern says a guessed grid is off by whole squares.
+
+    The squares' colours under ``corners`` and ``reach`` squares round it are scored as the
+    locator scores a window (:func:`_pattern_score`) for every shift up to ``reach`` squares;
+    returns the (columns, rows) shift of the best window, (0, 0) when the guess is as good as
+    any, or None when no window shows the pattern (too few premium squares in view).  A snap
+    onto the squares seen cannot tell this: the lattice is the same one square further on."""
+    img = _as_bgr(image)
+    h = grid_to_image(corners)
+    side = GRID + 2 * reach
+    lab, valid = _cell_colours(img, h, -reach, -reach, side, side)
+    lab = np.where(valid[..., None], lab, np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(lab, (GRID, GRID), axis=(0, 1))
+    n = win.shape[0]
+    score = _pattern_score(win.transpose(0, 1, 3, 4, 2).reshape(n * n, GRID * GRID, 3))
+    best = float(score.max())
+    if not np.isfinite(best) or best < 4.0:        # the locator's own floor for "a board here"
+        return None
+    here = float(score[reach * n + reach])
+    if here >= best - 1e-6:
+        return (0, 0)
+    oy, ox = divmod(int(np.argmax(score)), n)
+    return ox - reach, oy - reach
+
+
 def refine_corners(image: np.ndarray, corners, *, max_shift_cells: float = 0.6) -> tuple[np.ndarray, dict] | None:
     """Snap a close guess (within ~0.4 square everywhere) onto the squares actually seen.
 

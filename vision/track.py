@@ -39,6 +39,7 @@ __all__ = ["BoardTracker", "TrackerStats"]
 _FLOW_SIDE = 480            # long side of the grey picture the flow runs on
 _STILL_CELLS = 0.03         # corners moving less than this (in squares) = board did not move
 _MAX_JUMP_CELLS = 4.0       # larger frame-to-frame motion is not trusted: relocate
+_KEPT_CELLS = 0.3           # the last frame's board, snapped onto this frame's squares, may move this much
 
 
 @dataclass
@@ -92,13 +93,23 @@ class BoardTracker:
         if self.location is not None and self._prev_gray is not None \
                 and self.location.image_size == (img.shape[1], img.shape[0]):
             loc = self._track(img, gray, scale, name)
+        unsure = None
+        if loc is None and self.location is not None and self.location.image_size == (img.shape[1], img.shape[0]):
+            here, offset = self._where_it_was(img)
+            if here is not None and offset == (0, 0):
+                loc = here
+                self.stats.tracked += 1
+            elif here is not None and offset is None:
+                unsure = here           # the pattern cannot tell: used if locating afresh fails
         if loc is None:
             try:
                 found = self.locator(img, name)
             except VisionError:
-                self.stats.lost += 1
-                self.reset()
-                raise
+                if unsure is None:
+                    self.stats.lost += 1
+                    self.reset()
+                    raise
+                found = unsure
             if self.location is not None:
                 found = _match_order(found, self.location.corners)
             loc = found
@@ -135,6 +146,28 @@ class BoardTracker:
         pts = cv2.goodFeaturesToTrack(gray, maxCorners=120, qualityLevel=0.01,
                                       minDistance=max(4.0, cs * 0.6), mask=mask, blockSize=5)
         self._prev_pts = pts.reshape(-1, 2).astype(np.float32) if pts is not None else None
+
+    def _where_it_was(self, img: np.ndarray) -> tuple[BoardLocation | None, tuple[int, int] | None]:
+        """The board where it was in the last frame, snapped onto the squares seen, when the flow
+        cannot follow it (a photo per move: new tiles, other light, a glare spot elsewhere).
+
+        A camera on a stand has not moved; locating from scratch instead can latch onto the
+        lattice of the tiles themselves on a crowded board, which a tilted camera sees shifted
+        off their squares (late in a game, the premium squares that fix the grid are covered).
+        But a camera that did move by about a whole number of squares snaps onto the same
+        lattice one square further on: the premium pattern says whether the squares it holds
+        are the grid's (``vision.locate.premium_offset``: (0, 0) yes, another shift no, None
+        cannot tell).  Returns (location or None, that offset)."""
+        prev = self.location
+        assert prev is not None
+        ref = _loc.refine_corners(img, prev.corners, max_shift_cells=_KEPT_CELLS)
+        if ref is None:
+            return None, None
+        corners, info = ref
+        corners = as_corners(corners)
+        offset = _loc.premium_offset(img, corners)
+        size = (img.shape[1], img.shape[0])
+        return BoardLocation(corners, prev.confidence, "kept", size, dict(info, premium_offset=offset)), offset
 
     def _track(self, img: np.ndarray, gray: np.ndarray, scale: float, name: str) -> BoardLocation | None:
         prev = self.location
