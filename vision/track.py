@@ -39,6 +39,8 @@ __all__ = ["BoardTracker", "TrackerStats"]
 _FLOW_SIDE = 480            # long side of the grey picture the flow runs on
 _STILL_CELLS = 0.03         # corners moving less than this (in squares) = board did not move
 _MAX_JUMP_CELLS = 4.0       # larger frame-to-frame motion is not trusted: relocate
+_DOUBT_CELLS = 0.5          # a flow motion under this may be no motion at all (see _track)
+_STAYED_CELLS = 0.15        # ... and a snap from the old corners moving them less says it was none
 _KEPT_CELLS = 0.3           # the last frame's board, snapped onto this frame's squares, may move this much
 
 
@@ -206,6 +208,14 @@ class BoardTracker:
         self._since_verify = 0
         # moved (or time to verify): snap onto the squares actually seen
         ref = _loc.refine_corners(img, new)
+        if move < _DOUBT_CELLS:
+            # the flow between two photos (new tiles, other light) can see a small motion that
+            # is not there, and a snap from that guess drifts onto the tiles' own lattice, which
+            # a tilted camera sees shifted off the squares: where a snap from the old corners
+            # finds the board (nearly) where it was, it was not moved
+            stay = _loc.refine_corners(img, old, max_shift_cells=_KEPT_CELLS)
+            if stay is not None and stay[1].get("moved_cells", 1.0) < _STAYED_CELLS:
+                ref = stay
         if ref is not None:
             corners, info = ref
             conf = min(prev.confidence, 0.99)
