@@ -367,6 +367,29 @@ def test_tracker_locates_afresh_a_board_moved_by_a_whole_square():
     assert tr.stats.relocated == 2
 
 
+def test_a_small_motion_the_flow_sees_between_photos_is_checked_from_where_the_board_was(monkeypatch):
+    import vision.track as track
+
+    img, truth = _board("hasbro", 16, tilt_deg=20, tiles=0.3)
+    tr = BoardTracker()
+    first = tr.update(img, "move 1")
+    cs = cell_size(first.corners)
+    # the flow sees the board a third of a square away (it has not moved) ...
+    tr._prev_gray = tr._small_gray(_shift(img, -0.33 * cs, 0)[0])[0]
+    real = track._loc.refine_corners
+
+    def snap(image, corners, **kw):
+        got = real(image, corners, **kw)
+        if got is not None and np.linalg.norm(corners - first.corners, axis=1).max() > 0.1 * cs:
+            return got[0] + (0.3 * cs, 0.0), dict(got[1])   # ... and a snap from there drifts
+        return got
+
+    monkeypatch.setattr(track._loc, "refine_corners", snap)
+    loc = tr.update(img, "move 2")
+    assert loc.method == "tracked"
+    assert np.linalg.norm(loc.corners - first.corners, axis=1).max() < 0.1 * cs
+
+
 def test_tracker_relocates_after_a_big_change_and_reports_loss():
     img, truth = _board("classic", 9)
     other, truth2 = _board("classic", 10, rotation_deg=80)
