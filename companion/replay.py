@@ -70,7 +70,7 @@ class CameraTable:
     """A game scored from pictures: the referee, the board tracker and the square reader."""
 
     def __init__(self, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
-                 out: TextIO = sys.stdout, min_confidence: float = 0.8):
+                 out: TextIO = sys.stdout, min_confidence: float = 0.8, photos: bool = False):
         from vision.errors import VisionError
         from vision.frames import load_image
         from vision.read import BoardReader
@@ -79,7 +79,7 @@ class CameraTable:
         self.tiles = get_tileset(tileset)
         self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
                                       "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
-        self.tracker = BoardTracker()
+        self.tracker = BoardTracker(photos=photos)   # photos, one a move, or video
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
@@ -235,7 +235,7 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board."""
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
-    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
+    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True)
     # a damaged photo is named and left out; the game's other photos are still scored
     with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:

@@ -146,7 +146,7 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
     stand_seed = int(rng.integers(1 << 30))   # a camera on a stand: the board stays where it is
     values = {k: str(v) for k, v in tiles.values.items()}
     out = io.StringIO()
-    table = CameraTable(names, tiles.code, None, None, out)
+    table = CameraTable(names, tiles.code, None, None, out, photos=True)   # as `companion replay` sets it
     tally = Tally(games=1)
     t0 = time.perf_counter()
     for i, truth in enumerate(turns):

@@ -371,7 +371,7 @@ def test_a_small_motion_the_flow_sees_between_photos_is_checked_from_where_the_b
     import vision.track as track
 
     img, truth = _board("hasbro", 16, tilt_deg=20, tiles=0.3)
-    tr = BoardTracker()
+    tr = BoardTracker(photos=True)
     first = tr.update(img, "move 1")
     cs = cell_size(first.corners)
     # the flow sees the board a third of a square away (it has not moved) ...

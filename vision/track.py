@@ -61,15 +61,19 @@ class BoardTracker:
     with the given ``profile``); any callable ``(image, name) -> BoardLocation``.
     ``verify_every``: also snap the corners onto the squares every N "still" frames (0 = never),
     which catches a slow creep the flow cannot see.
+    ``photos``: the frames are photos, one a move, not video: a small motion the flow sees
+    between two of them is checked with a snap from where the board was (see :meth:`_track`;
+    ~2-15 ms a moved frame, which video does not need).
     """
 
     def __init__(self, locator: Callable[[np.ndarray, str], BoardLocation] | None = None, *,
-                 profile: Any = None, verify_every: int = 0) -> None:
+                 profile: Any = None, verify_every: int = 0, photos: bool = False) -> None:
         if locator is None:
             def locator(image: np.ndarray, name: str) -> BoardLocation:
                 return _loc.locate_board(image, name, profile=profile)
         self.locator = locator
         self.verify_every = int(verify_every)
+        self.photos = bool(photos)
         self.location: BoardLocation | None = None
         self.stats = TrackerStats()
         self._prev_gray: np.ndarray | None = None
@@ -208,7 +212,7 @@ class BoardTracker:
         self._since_verify = 0
         # moved (or time to verify): snap onto the squares actually seen
         ref = _loc.refine_corners(img, new)
-        if move < _DOUBT_CELLS:
+        if self.photos and move < _DOUBT_CELLS:
             # the flow between two photos (new tiles, other light) can see a small motion that
             # is not there, and a snap from that guess drifts onto the tiles' own lattice, which
             # a tilted camera sees shifted off the squares: where a snap from the old corners
