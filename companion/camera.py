@@ -65,7 +65,8 @@ class CameraMove:
 
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
               tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-              unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = ()) -> CameraMove:
+              unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = (),
+              blank_before: Iterable[Square] = ()) -> CameraMove:
     """Compare a picture's reading with the confirmed board.
 
     ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
@@ -73,6 +74,9 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     whose letter it cannot read (not a hand): they go to ``CameraMove.unread``, not ``covered``.
     ``maybe_blank``: squares read empty that may hold a blank of nearly the board's colour
     (``vision.read.BoardReading.maybe_blank``): a question where one touches the play.
+    ``blank_before``: empty squares that looked like a blank tile (``CameraMove.stray``) on the
+    picture the last move was taken from: a blank face there now was there before this move
+    began (a lamp's glare that stays put), so it is no tile of this move, even in its line.
     """
     unread = set(unread)
     n = confirmed.size
@@ -106,7 +110,9 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if conf < min_confidence:
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
-    stray = _stray_blanks(placements, unread_new, labels, confirmed)
+    before = set(blank_before)
+    stray = {p.square for p in placements if p.tile.blank and p.square in before}
+    stray |= _stray_blanks([p for p in placements if p.square not in stray], unread_new, labels, confirmed)
     if stray:
         placements = [p for p in placements if p.square not in stray]
         questions = [q for q in questions if q.square not in stray]
@@ -126,7 +132,7 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
-                      tuple(elsewhere), tuple(stray))
+                      tuple(elsewhere), tuple(sorted(stray)))
 
 
 def _stray_blanks(placements: Sequence[Placement], unread: Sequence[Square], labels: Sequence[str],

@@ -84,6 +84,7 @@ class CameraTable:
         self.min_confidence = min_confidence
         self.problems = 0
         self.view: tuple[int, bool] | None = None     # (quarter turns, mirrored) of the last reading taken
+        self.blank_before: frozenset = frozenset()    # "blanks" seen off the last move taken: glare
         reference_rect = None
         if reference:
             try:
@@ -138,7 +139,7 @@ class CameraTable:
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
-                         reading.maybe_blank)
+                         reading.maybe_blank, self.blank_before)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
@@ -164,6 +165,7 @@ class CameraTable:
             elif empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
                 self.say(f"{player}\tpass (no new tile in {name})\t0")
+                self.blank_before = frozenset(move.stray)
             return
         placements = list(move.placements)
         for q in move.questions:
@@ -204,6 +206,7 @@ class CameraTable:
         except CompanionError as exc:
             self.error(name, f"the tiles read are not a legal play: {exc}")
             return
+        self.blank_before = frozenset(move.stray)
         turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
         words = " ".join(w.display for w in play.words)
         self.say(f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}")

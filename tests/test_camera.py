@@ -117,6 +117,17 @@ def test_a_single_lettered_tile_keeps_a_blank_in_either_line():
     assert move.stray == ((2, 5),) and [p.square for p in move.placements] == [(7, 7), (8, 7)]
 
 
+def test_a_blank_face_seen_before_the_move_began_is_no_tile_of_it_even_in_its_line():
+    # a lamp's glare that stays put: K8 looked like a blank on the last move's picture too
+    move = read_move(Board(), rows(H8="C", I8="A", J8="T", K8="?"), None, EN, blank_before={(7, 10)})
+    assert move.stray == ((7, 10),) and len(move.placements) == 3 and not move.questions
+
+
+def test_a_blank_face_seen_before_on_a_picture_with_nothing_new_is_a_pass_not_a_play():
+    move = read_move(Board(), rows(K8="?"), None, EN, blank_before={(7, 10)})
+    assert not move.placements and move.stray == ((7, 10),)
+
+
 def test_blanks_alone_or_letters_in_no_one_line_are_left_for_the_referee():
     assert not read_move(Board(), rows(H8="?", I8="?", C3="?"), None, EN).stray
     assert not read_move(Board(), rows(H8="C", I9="A", C3="?"), None, EN).stray

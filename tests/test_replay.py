@@ -175,6 +175,18 @@ def test_lamp_light_read_as_a_blank_off_the_play_is_noted_and_the_play_scored():
     assert table.problems == 0
 
 
+def test_glare_that_stays_put_is_not_taken_for_a_blank_when_a_play_comes_next_to_it():
+    table, out = _table(["CAT", "CATS"])
+    first = put(put(EMPTY, "G8", "CAT"), "K8", "?")        # K8: a glare patch, past the empty J8
+    table.take(reading(first), "p1", True)
+    second = put(first, "J8", "S")                          # Ben adds S on J8, next to the glare
+    table.take(reading(second), "p2", True)
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "Ben\tG8\tacross\tCATS\t6", out.getvalue()
+    assert "p2\tnote: K8 looks like a blank tile" in out.getvalue()
+    assert table.problems == 0
+
+
 def test_a_square_read_empty_that_may_be_a_blank_beside_the_play_is_a_question_not_a_hold_up():
     from companion.replay import CameraTable
 

@@ -505,9 +505,9 @@ def photograph(board_img: np.ndarray, corners: np.ndarray, cam: Camera, rng: np.
                ) -> tuple[np.ndarray, np.ndarray]:
     """Put the top-down board into a camera frame; returns ``(frame, grid corners in frame)``.
 
-    ``placement``: where the board lands in the frame is drawn from this generator instead of
-    ``rng`` -- the same seed every photo is a camera on a stand (the board stays put, the light,
-    noise and glare change)."""
+    ``placement``: where the board lands in the frame, and where the glare falls, are drawn from
+    this generator instead of ``rng`` -- the same seed every photo is a camera on a stand under a
+    lamp (the board and the glare stay put; the light's level, the noise and the JPEG change)."""
     W, H = cam.size
     where = rng if placement is None else placement
     gh = cam.board_frac * H
@@ -537,9 +537,10 @@ def photograph(board_img: np.ndarray, corners: np.ndarray, cam: Camera, rng: np.
         field_ = cv2.resize(field_, (W, H))
         f *= (1 + cam.shading * field_ / (np.abs(field_).max() + 1e-6) * 0.5)[:, :, None]
     f *= np.asarray(cam.gain, np.float32) * cam.brightness
+    lamp = where      # a lamp and a camera both fixed: the glare stays where it was too
     for _ in range(cam.glare):
-        cx, cy = quad[:, 0].min() + rng.random() * span[0], quad[:, 1].min() + rng.random() * span[1]
-        sx, sy = rng.uniform(0.03, 0.15) * gh, rng.uniform(0.03, 0.12) * gh
+        cx, cy = quad[:, 0].min() + lamp.random() * span[0], quad[:, 1].min() + lamp.random() * span[1]
+        sx, sy = lamp.uniform(0.03, 0.15) * gh, lamp.uniform(0.03, 0.12) * gh
         x0, x1 = int(max(0, cx - 3 * sx)), int(min(W, cx + 3 * sx))
         y0, y1 = int(max(0, cy - 3 * sy)), int(min(H, cy + 3 * sy))
         if x1 <= x0 or y1 <= y0:
