@@ -157,8 +157,7 @@ def _stray_blanks(placements: Sequence[Placement], unread: Sequence[Square], lab
     kept = list(lettered)
     # nearest first: a blank joins through another blank that joins (two blanks side by side)
     for sq in sorted(blanks, key=lambda s: min(abs(s[0] - t[0]) + abs(s[1] - t[1]) for t in lettered)):
-        line_ok = _may_join(sq, kept, labels, confirmed, strays=out)
-        if line_ok:
+        if _may_join(sq, kept, labels, confirmed, strays=out):
             kept.append(sq)
         else:
             out.add(sq)

@@ -36,7 +36,8 @@ import io
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -100,10 +101,13 @@ def board_labels(board: Board) -> list[str]:
     return ["".join(r) for r in rows]
 
 
+def _faces(board: Board) -> dict:
+    return {sq: ("?" if t.blank else t.letter) for sq, t in board.tiles()}
+
+
 def same_tiles(camera: Board, truth: Board) -> bool:
-    a = {sq: ("?" if t.blank else t.letter) for sq, t in camera.tiles()}
-    b = {sq: ("?" if t.blank else t.letter) for sq, t in truth.tiles()}
-    return a == b
+    """The same tiles on the same squares, a blank as a blank (its letter is the players' word)."""
+    return _faces(camera) == _faces(truth)
 
 
 @dataclass
@@ -119,15 +123,11 @@ class Tally:
     photos: int = 0
     seconds: float = 0.0
     faults: list = field(default_factory=list)
-    questions: dict = field(default_factory=dict)   # kind of question -> how many
+    questions: Counter = field(default_factory=Counter)   # kind of question -> how many
 
     def add(self, other: "Tally") -> None:
-        for k in ("turns", "right", "asked", "retaken", "refused", "wrong", "games", "games_clean", "photos",
-                  "seconds"):
-            setattr(self, k, getattr(self, k) + getattr(other, k))
-        self.faults += other.faults
-        for k, v in other.questions.items():
-            self.questions[k] = self.questions.get(k, 0) + v
+        for f in fields(self):      # numbers add up, lists join, counters merge
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
 def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, keep: Path | None = None) -> Tally:
@@ -174,8 +174,7 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
             asked |= "\tquestion:" in said
             for line in said.splitlines():
                 if "\tquestion:" in line:
-                    kind = _question_kind(line)
-                    tally.questions[kind] = tally.questions.get(kind, 0) + 1
+                    tally.questions[_question_kind(line)] += 1
             if table.problems == before[1] and len(table.referee.state.turns) > before[0]:
                 done = True
                 break

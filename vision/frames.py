@@ -98,23 +98,21 @@ def _check_jpeg_complete(p: Path, data: np.ndarray) -> None:
     tail = data[-64:].tobytes().rstrip(b"\x00\r\n ")
     if tail.endswith(b"\xff\xd9"):
         return
+    from PIL import Image
+
     try:
-        from PIL import Image
         with Image.open(str(p)) as im:
             im.load()
-    except ImportError:  # pragma: no cover - Pillow comes with pytesseract
-        return
     except (OSError, SyntaxError, ValueError) as exc:
         raise VisionError(f"{p}: the picture is cut short (the file is damaged, or was still being copied); "
                           f"copy it again", "unreadable") from exc
 
 
 def _load_with_pillow(p: Path, head: bytes) -> np.ndarray:
-    """HEIC / HEIF / AVIF through Pillow (with pillow-heif where installed), rotation applied."""
-    try:
-        from PIL import Image, ImageOps
-    except ImportError:  # pragma: no cover - Pillow comes with pytesseract
-        Image = None
+    """HEIC / HEIF / AVIF through Pillow (a dependency; HEIC with pillow-heif where installed),
+    rotation applied."""
+    from PIL import Image, ImageOps
+
     heif = head[8:12] not in (b"avif", b"avis") and p.suffix.lower() != ".avif"
     if heif:
         try:
@@ -124,8 +122,6 @@ def _load_with_pillow(p: Path, head: bytes) -> np.ndarray:
             raise VisionError(f"{p}: a HEIC photo, and HEIC support (pillow-heif) is not installed here: run "
                               "./tc setup, or set the phone's camera to save JPEG ('Most Compatible')",
                               "unreadable") from None
-    if Image is None:  # pragma: no cover
-        raise VisionError(f"{p}: this picture format needs Pillow, which is not installed", "unreadable")
     try:
         with Image.open(str(p)) as im:
             im = ImageOps.exif_transpose(im)

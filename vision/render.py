@@ -537,10 +537,9 @@ def photograph(board_img: np.ndarray, corners: np.ndarray, cam: Camera, rng: np.
         field_ = cv2.resize(field_, (W, H))
         f *= (1 + cam.shading * field_ / (np.abs(field_).max() + 1e-6) * 0.5)[:, :, None]
     f *= np.asarray(cam.gain, np.float32) * cam.brightness
-    lamp = where      # a lamp and a camera both fixed: the glare stays where it was too
-    for _ in range(cam.glare):
-        cx, cy = quad[:, 0].min() + lamp.random() * span[0], quad[:, 1].min() + lamp.random() * span[1]
-        sx, sy = lamp.uniform(0.03, 0.15) * gh, lamp.uniform(0.03, 0.12) * gh
+    for _ in range(cam.glare):  # a lamp fixed with the camera: the glare stays put with the board
+        cx, cy = quad[:, 0].min() + where.random() * span[0], quad[:, 1].min() + where.random() * span[1]
+        sx, sy = where.uniform(0.03, 0.15) * gh, where.uniform(0.03, 0.12) * gh
         x0, x1 = int(max(0, cx - 3 * sx)), int(min(W, cx + 3 * sx))
         y0, y1 = int(max(0, cy - 3 * sy)), int(min(H, cy + 3 * sy))
         if x1 <= x0 or y1 <= y0:

@@ -211,7 +211,7 @@ class BoardTracker:
                                      {"moved_cells": round(move, 3), "features": int(inl.sum())})
         self._since_verify = 0
         # moved (or time to verify): snap onto the squares actually seen
-        ref = _loc.refine_corners(img, new)
+        ref = None
         if self.photos and move < _DOUBT_CELLS:
             # the flow between two photos (new tiles, other light) can see a small motion that
             # is not there, and a snap from that guess drifts onto the tiles' own lattice, which
@@ -220,6 +220,8 @@ class BoardTracker:
             stay = _loc.refine_corners(img, old, max_shift_cells=_KEPT_CELLS)
             if stay is not None and stay[1].get("moved_cells", 1.0) < _STAYED_CELLS:
                 ref = stay
+        if ref is None:
+            ref = _loc.refine_corners(img, new)
         if ref is not None:
             corners, info = ref
             conf = min(prev.confidence, 0.99)
