@@ -183,6 +183,35 @@ def test_a_dull_board_under_a_colour_cast_is_not_called_colourless():
     assert corner_error(loc.corners, truth) < 0.5 * cell_size(truth)
 
 
+def _pale_board_photo() -> tuple[np.ndarray, np.ndarray]:
+    """A pale board (grey-green squares, near-white lines two hundredths of a square wide)
+    photographed hand-held: blurred, noisy, JPEG."""
+    from vision.render import BoardStyle, Camera, TileStyle, font_paths, photograph
+    from vision.render import render_board as render_top
+
+    style = BoardStyle(square=(199, 215, 223), line=(236, 250, 227), line_w=0.02,
+                       premium={"T": (40, 36, 231), "D": (202, 175, 255), "t": (175, 141, 28), "d": (214, 197, 145)},
+                       text=True, text_ink=(32, 32, 24), star=True, frame=(14, 46, 170))
+    tile = TileStyle(face=(240, 245, 245), ink=(20, 20, 20), font=font_paths("basic")[0])
+    top, corners, _ = render_top(["." * 15] * 15, style, tile, np.random.default_rng(0), cell=56)
+    cam = Camera(board_frac=0.94, tilt=0.2, turn=1.2, blur=2.5, noise=6, jpeg=70, brightness=0.76,
+                 gain=(1.12, 1.09, 0.96))
+    return photograph(top, corners, cam, np.random.default_rng(1), np.full((1080, 1920, 3), (90, 120, 150), np.uint8))
+
+
+def test_a_pale_board_with_faint_white_lines_is_found_in_a_noisy_blurred_photo(monkeypatch):
+    import vision.locate as locate
+
+    frame, truth = _pale_board_photo()
+    loc = locate_auto(frame)
+    assert corner_error(loc.corners, truth) < 0.5 * cell_size(truth)
+    # without the last tries (the picture smoothed, patches of nearly one colour) it is not found
+    monkeypatch.setattr(locate, "FAINT_T", -12)
+    monkeypatch.setattr(locate, "FAINT_SMOOTH", 0.0)
+    with pytest.raises(VisionError):
+        locate_auto(frame)
+
+
 def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
     from vision.locate import _snap
 

@@ -1417,8 +1417,42 @@ def test_letters_as_light_as_their_face_are_read_along_the_colour_axis_they_diff
     assert all(g == R.COVERED for *_, g in bad) and len(bad) <= 5, bad
     # in plain lightness the same board is mostly unread, and tiles are taken for empty squares
     monkeypatch.setattr(R, "grey_weights", lambda small: None)
+    monkeypatch.setattr(R, "ink_hue_axis", lambda small: None)
     grey = wrong_squares(LABELS, R.read_board(board, ENGLISH).labels)
     assert len(grey) > 3 * len(bad) + 10
+
+
+FIRST_MOVE = ["." * 15] * 7 + ["...MIGHT......."] + ["." * 15] * 7
+
+
+def test_a_first_move_in_ink_as_light_as_its_tiles_is_read_along_the_hue_the_ink_differs_in(monkeypatch):
+    # five tiles are too few to outweigh the premium squares' dark print board-wide: the
+    # lightness picture is kept by grey_weights, and the few squares of hue-only ink decide
+    board, _ = board_picture(FIRST_MOVE, tile=pink_on_lime())
+    small = R.Analysis(board).small_bgr
+    assert R.grey_weights(small) is None and R.ink_hue_axis(small) is not None
+    reader = R.BoardReader(ENGLISH)
+    bad = wrong_squares(FIRST_MOVE, reader.read(board).labels)
+    assert reader.grey is not None and all(g == R.COVERED for *_, g in bad) and len(bad) <= 1, bad
+    monkeypatch.setattr(R, "ink_hue_axis", lambda small: None)
+    in_lightness = wrong_squares(FIRST_MOVE, R.BoardReader(ENGLISH).read(board).labels)
+    assert len(in_lightness) >= 4, in_lightness
+
+
+def test_a_board_read_better_in_lightness_stays_read_in_lightness_when_a_hue_axis_is_tried(pictures, monkeypatch):
+    board, _ = pictures
+    plain = R.BoardReader(ENGLISH).read(board)
+    monkeypatch.setattr(R, "ink_hue_axis", lambda small: np.array([0.8, -0.6, 0.0, 128.0]))   # blue against green
+    reader = R.BoardReader(ENGLISH)
+    tried = reader.read(board)
+    assert reader.grey is None and tried.labels == plain.labels
+    np.testing.assert_allclose(tried.confidence, plain.confidence)
+
+
+def test_dark_ink_on_light_tiles_gives_no_hue_axis(pictures):
+    board, empty = pictures
+    assert R.ink_hue_axis(R.Analysis(board).small_bgr) is None
+    assert R.ink_hue_axis(R.Analysis(empty).small_bgr) is None
 
 
 def test_letters_darker_or_lighter_than_their_face_are_read_in_plain_lightness(pictures):

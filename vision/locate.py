@@ -47,6 +47,7 @@ __all__ = ["BoardLocation", "BoardProfile", "locate_board", "locate_auto", "loca
 WORK_SIDE = 1100
 #: Confidence under which the automatic locator says "no board".
 MIN_CONFIDENCE = 0.35
+FAINT_T, FAINT_SMOOTH = 4, 1.0     # the last tries: a pale board's faint lines (locate_auto)
 
 MARKER_LAYOUT_PATH = Path(__file__).resolve().parents[1] / "calibration" / "markers" / "layout.json"
 
@@ -662,10 +663,14 @@ def _confidence(best: float, second: float) -> float:
 
 
 def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
-               refine: bool = True) -> tuple[BoardLocation | None, dict]:
+               refine: bool = True, smooth: float = 0.0) -> tuple[BoardLocation | None, dict]:
+    """One try at the grid.  ``smooth``: the working picture blurred this much (sigma, working
+    pixels) before patches are looked for, so that a very low ``t`` sees faint lines, not noise."""
     small, f = _working(img, side, factor)
-    P, S = _cell_blobs(small, t)
+    P, S = _cell_blobs(cv2.GaussianBlur(small, (0, 0), smooth) if smooth else small, t)
     info: dict[str, Any] = {"factor": f, "threshold": t, "patches": int(len(P))}
+    if smooth:
+        info["smooth"] = smooth
     lat = _lattice(P, S)
     if lat is None:
         info["why"] = "no grid of squares"
@@ -719,10 +724,13 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     if f0 > 1:
         attempts.append((f0 - 1, 14))
     attempts.append((f0, -20))
+    # last, for a pale board whose faint light lines a noisy or blurred photo hides (cream
+    # squares, white lines): the picture smoothed, and patches of nearly one colour
+    attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
     best: BoardLocation | None = None
     tried = []
-    for f, t in attempts:
-        loc, info = _auto_once(img, f, t, WORK_SIDE)
+    for f, t, *smooth in attempts:
+        loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0)
         tried.append(info)
         if loc is not None and (best is None or loc.confidence > best.confidence):
             best = loc

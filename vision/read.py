@@ -412,6 +412,51 @@ def grey_weights(small_bgr: np.ndarray) -> np.ndarray | None:
     return None
 
 
+# Ink that differs from its face mostly in hue on a few squares only (a first move of blue tiles
+# with brown letters about as light) is drowned, board-wide, by the premium squares' dark print:
+# grey_weights keeps plain lightness.  Squares whose own colour spread is strong (HUE_STRONG,
+# summed over a square's 6x6 middle at SMALL px: a spread of ~13 levels) and lies mostly off
+# luma (under HUE_SHARE of it) are such ink, or a hand's edge, a tile's edge on a coloured square;
+# from HUE_SQUARES of them on one colour axis the board is also read along that axis, and the
+# reading with more letters read surely is kept (BoardReader.read, on the frame that decides).
+HUE_STRONG = 6000.0
+HUE_SHARE = 0.15
+HUE_SQUARES = 2
+HUE_AGREE = 0.9      # |cos| between a square's own axis and their common one
+HUE_BETTER = 2       # the axis's reading must hold this many more sure letters (and a quarter more)
+
+
+def ink_hue_axis(small_bgr: np.ndarray) -> np.ndarray | None:
+    """(B, G, R weights, offset) along the colour axis of squares whose inside differs mostly in
+    hue (see HUE_STRONG), or None when there are fewer than HUE_SQUARES of them on one axis.
+    A candidate only: :class:`BoardReader` reads the frame both ways and keeps the better."""
+    v = _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].reshape(GRID * GRID, -1, 3)
+    d = v - v.mean(axis=1, keepdims=True)
+    covs = np.einsum("nki,nkj->nij", d, d)
+    ev, vecs = np.linalg.eigh(covs)
+    top = ev[:, -1]
+    luma = np.einsum("i,nij,j->n", _LUMA, covs, _LUMA)
+    hue = np.flatnonzero((top >= HUE_STRONG) & (luma < HUE_SHARE * np.maximum(top, 1e-6)))
+    if len(hue) < HUE_SQUARES:
+        return None
+    w, V = np.linalg.eigh(covs[hue].sum(axis=0))
+    e = V[:, -1]
+    agree = hue[np.abs(vecs[hue, :, -1] @ e) >= HUE_AGREE]
+    if len(agree) < HUE_SQUARES:
+        return None
+    total = covs[agree].sum(axis=0)
+    w, V = np.linalg.eigh(total)
+    e = V[:, -1] if V[:, -1] @ _LUMA >= 0 else -V[:, -1]
+    if float(_LUMA @ total @ _LUMA) >= INK_AXIS_SHARE * w[-1]:
+        return None
+    return np.append(e, 128.0 - float(e @ v.reshape(-1, 3).mean(axis=0)))
+
+
+def _letters_read_surely(reading: "BoardReading", min_letter: float) -> int:
+    return sum(1 for r, row in enumerate(reading.labels) for c, ch in enumerate(row)
+               if ch not in (EMPTY, COVERED, BLANK) and reading.confidence[r, c] >= min_letter)
+
+
 def split_surround(picture):
     """(the grid, the picture with its surround or None): a SURROUNDED-px picture is the grid
     plus MARGIN px round it (:func:`rectify_board`)."""
@@ -984,6 +1029,37 @@ class BoardReader:
 
         A picture SURROUNDED px a side (:func:`rectify_board`) is the grid plus MARGIN px of
         the photo round it; any other size is the grid alone."""
+        if self._grey_known:
+            return self._read_frame(rect, orient)
+        t0 = time.perf_counter()
+        grid = as_board(split_surround(rect)[0])
+        small = cv2.resize(_flip_picture(grid) if self.mirrored else grid, (GRID * SMALL, GRID * SMALL),
+                           interpolation=cv2.INTER_AREA)
+        axis = ink_hue_axis(small) if grey_weights(small) is None else None
+        if axis is None:
+            return self._read_frame(rect, orient)
+        # the frame that decides how letters are seen, with a few squares of hue-only ink: read
+        # it in lightness and along that hue, and go on with the way that reads more letters
+        before = dict(self.__dict__)
+        plain = self._read_frame(rect, orient)
+        after_plain = dict(self.__dict__)
+        self.__dict__.update(before)
+        self._set_grey(axis)
+        try:
+            hued = self._read_frame(rect, orient)
+        except VisionError:
+            hued = None
+        n_plain = _letters_read_surely(plain, self.min_letter)
+        if hued is not None and self._grey_known and \
+                _letters_read_surely(hued, self.min_letter) >= max(n_plain + HUE_BETTER, 1.25 * n_plain):
+            hued.ms = (time.perf_counter() - t0) * 1000
+            return hued
+        self.__dict__.clear()
+        self.__dict__.update(after_plain)
+        plain.ms = (time.perf_counter() - t0) * 1000
+        return plain
+
+    def _read_frame(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
