@@ -55,6 +55,9 @@ class CameraMove:
     unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
     elsewhere: tuple[Square, ...] = ()  # covered, but off the move: no tile of this play can be there
     stray: tuple[Square, ...] = ()      # read as blank tiles, but off the line of the play's lettered tiles
+    # read empty, but changed since the last move's picture, at an end of the play: a blank the
+    # words may need (no question of its own: a moved glare changes squares too)
+    changed_ends: tuple[Square, ...] = ()
 
     @property
     def ready(self) -> bool:
@@ -66,7 +69,8 @@ class CameraMove:
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
               tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
               unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = (),
-              blank_before: Iterable[Square] = ()) -> CameraMove:
+              blank_before: Iterable[Square] = (), changed: Iterable[Square] = (),
+              inked: Iterable[Square] = ()) -> CameraMove:
     """Compare a picture's reading with the confirmed board.
 
     ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
@@ -77,6 +81,13 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     ``blank_before``: empty squares that looked like a blank tile (``CameraMove.stray``) on the
     picture the last move was taken from: a blank face there now was there before this move
     began (a lamp's glare that stays put), so it is no tile of this move, even in its line.
+    ``changed``: squares read empty whose look changed since that picture as much as a tile put
+    down changes it (``vision.change``): a blank of nearly the board's colour, or lamp light
+    that moved.  One between two tiles of the play (a play has no gap) is taken as a tile: a
+    blank, with its question, or, where the picture shows ink on it (``inked``:
+    ``vision.read.BoardReading.inked_empty``), a lettered tile it could not read (``unread``:
+    the word list settles it).  One at an end of the play goes to ``CameraMove.changed_ends``
+    (the word list decides: :func:`blank_the_words_need`).
     """
     unread = set(unread)
     n = confirmed.size
@@ -117,10 +128,28 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
         placements = [p for p in placements if p.square not in stray]
         questions = [q for q in questions if q.square not in stray]
     new = [p.square for p in placements] + unread_new
+    changed = {sq for sq in changed if labels[sq[0]][sq[1]] == EMPTY and confirmed[sq] is None}
+    inked = set(inked)
+    for sq in sorted(changed & _gaps(new, confirmed)):
+        # the play would have a hole where the camera saw a square change: a tile is there whose
+        # letter it did not see (a lettered tile under glare, or a blank of nearly the board's colour)
+        if sq in inked:
+            unread_new.append(sq)
+        else:
+            placements.append(Placement(sq, Tile(BLANK, True)))
+            questions.append(Question(sq, "blank", None, f"the camera sees no letter on {square_name(sq)}, but a tile "
+                                                         f"was put there: which letter does the blank stand for?"))
+        new.append(sq)
     # a square read empty that may be a blank of nearly the board's colour: asked about where it
     # touches a new tile in the play's line (the play is scored without it unless the answer says
     # otherwise); elsewhere it cannot be part of this play and is not worth a question
-    for sq in sorted(set(maybe_blank)):
+    changed_ends = []
+    for sq in sorted(changed - set(new)):
+        r, c = sq
+        if new and any((r + dr, c + dc) in new for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))) \
+                and _may_join(sq, new, labels, confirmed):
+            changed_ends.append(sq)
+    for sq in sorted(set(maybe_blank) - set(new)):
         r, c = sq
         if confirmed[r, c] is not None or labels[r][c] != EMPTY or not new:
             continue
@@ -132,7 +161,23 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
-                      tuple(elsewhere), tuple(sorted(stray)))
+                      tuple(elsewhere), tuple(sorted(stray)), tuple(changed_ends))
+
+
+def _gaps(new: Sequence[Square], confirmed: Board) -> set[Square]:
+    """Empty squares of the board between the first and the last of ``new`` (tiles of one play,
+    in one row or column): where the play would leave a hole."""
+    rows, cols = {r for r, _ in new}, {c for _, c in new}
+    if len(new) < 2 or (len(rows) > 1 and len(cols) > 1):
+        return set()
+    if len(rows) == 1:
+        r = next(iter(rows))
+        span = [(r, c) for c in range(min(cols) + 1, max(cols))]
+    else:
+        c = next(iter(cols))
+        span = [(r, c) for r in range(min(rows) + 1, max(rows))]
+    taken = set(new)
+    return {sq for sq in span if sq not in taken and confirmed[sq] is None}
 
 
 def _stray_blanks(placements: Sequence[Placement], unread: Sequence[Square], labels: Sequence[str],
@@ -233,3 +278,40 @@ def blank_letters(board: Board, placements: Sequence[Placement], tiles: TileSet,
     if not blanks or lexicon is None:
         return {}
     return fitting_letters(board, placements, blanks, tiles, lexicon)
+
+
+def _words_fit(board: Board, placements: Sequence[Placement], unknown: Sequence[Square], tiles: TileSet,
+               lexicon) -> bool:
+    """Whether the play makes only words of the word list, each unknown square (an undeclared
+    blank, a tile not read) filled with some letter."""
+    if unknown:
+        found = fitting_letters(board, placements, unknown, tiles, lexicon)
+        return all(found[s] for s in unknown)
+    try:
+        play = validate_play(board, list(placements))
+    except CompanionError:
+        return False
+    return all(w.text in lexicon for w in play.words)
+
+
+def blank_the_words_need(board: Board, placements: Sequence[Placement], unread: Sequence[Square],
+                         candidates: Sequence[Square], tiles: TileSet, lexicon,
+                         lettered: Iterable[Square] = ()) -> Square | None:
+    """The one square of ``candidates`` (read empty, but maybe a blank of nearly the board's
+    colour) where a tile turns a play of non-words into words -- the bingo whose blank the
+    camera missed (IRADOR for mIRADOR) -- or None: the play is words as read, no word list, no
+    candidate does it, or more than one would.  A candidate is tried as a blank, or as a tile
+    of any letter where it is in ``lettered`` (ink seen on it)."""
+    lettered = set(lettered)
+    if lexicon is None or not candidates:
+        return None
+    blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
+    unknown = blanks + list(unread)
+    if len(unknown) + 1 > MAX_UNKNOWN:
+        return None
+    if _words_fit(board, placements, unknown, tiles, lexicon):
+        return None
+    fit = [sq for sq in dict.fromkeys(candidates)
+           if _words_fit(board, list(placements) + ([] if sq in lettered else [Placement(sq, Tile(BLANK, True))]),
+                         unknown + [sq], tiles, lexicon)]
+    return fit[0] if len(fit) == 1 else None

@@ -26,8 +26,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import numpy as np
+
 from companion.board import Placement, Tile, square_name
-from companion.camera import fitting_letters, read_move
+from companion.camera import blank_the_words_need, fitting_letters, read_move
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
@@ -85,6 +87,7 @@ class CameraTable:
         self.problems = 0
         self.view: tuple[int, bool] | None = None     # (quarter turns, mirrored) of the last reading taken
         self.blank_before: frozenset = frozenset()    # "blanks" seen off the last move taken: glare
+        self.last_picture = None                      # the rectified picture the last move was taken from
         reference_rect = None
         if reference:
             try:
@@ -118,12 +121,34 @@ class CameraTable:
                                    f"{type(exc).__name__}: {exc}); take the photo again, and please report it")
             return None
 
-    def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False) -> None:
+    def changed_squares(self, reading, picture) -> frozenset:
+        """Squares read empty (on an empty square of the board) whose look changed since the
+        picture the last move was taken from by CHANGED_SPREADS or more (``vision.change``):
+        where a blank of nearly the board's colour may have been put down."""
+        if picture is None or self.last_picture is None:
+            return frozenset()
+        from vision.change import as_read, square_change
+
+        board = self.referee.state.board
+        k, mirrored = reading.orientation, reading.mirrored
+        empty = np.array([[reading.labels[r][c] == "." and board[r, c] is None for c in range(board.size)]
+                          for r in range(board.size)])
+        unturned = np.rot90(empty, -k)           # as_read's inverse: the pictures are not turned
+        z = as_read(square_change(self.last_picture, picture, unturned[:, ::-1] if mirrored else unturned),
+                    k, mirrored)
+        if (z[empty] >= CHANGED_SPREADS).mean() > CHANGED_MOST:
+            return frozenset()       # the pictures do not match square for square (the board moved)
+        return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(empty & (z >= CHANGED_SPREADS))))
+
+    def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False,
+             picture=None) -> None:
         """Turn one trusted reading into the next player's move (or a pass), print it.
 
         A square that may hold a tile of the play but is covered or unreadable: a photo must be
         taken again (an ERROR), or, ``wait_when_covered`` (a camera watching), the next still
-        picture is waited for.  One that cannot be part of the play is only noted."""
+        picture is waited for.  One that cannot be part of the play is only noted.  ``picture``:
+        the rectified picture read (compared with the one the last move was taken from, see
+        :meth:`changed_squares`)."""
         state = self.referee.state
         player = state.players[state.to_move]
         view = (reading.orientation, reading.mirrored)
@@ -139,7 +164,8 @@ class CameraTable:
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
-                         reading.maybe_blank, self.blank_before)
+                         reading.maybe_blank, self.blank_before, self.changed_squares(reading, picture),
+                         reading.inked_empty)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
@@ -162,20 +188,32 @@ class CameraTable:
                 # (players often take one first): as passes, two such photos each would end a
                 # two-player game before it began
                 self.say(f"{name}\tnote: the empty board before the first move (setting up): not a pass")
+                self.last_picture = picture
             elif empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
                 self.say(f"{player}\tpass (no new tile in {name})\t0")
                 self.blank_before = frozenset(move.stray)
+                self.last_picture = picture
             return
         placements = list(move.placements)
+        maybe = [q.square for q in move.questions if q.kind == "maybe-blank"] + list(move.changed_ends)
+        unread = list(move.unread)
+        needed = blank_the_words_need(state.board, placements, unread, maybe, self.tiles,
+                                      self.referee.lexicon, reading.inked_empty) if maybe else None
+        if needed is not None and needed in reading.inked_empty:
+            unread.append(needed)         # ink seen there: a lettered tile the camera could not read
+        elif needed is not None:
+            placements.append(Placement(needed, Tile(BLANK, True)))
+            self.say(f"{name}\tnote: a blank tile is taken on {square_name(needed)}: the camera saw no letter "
+                     f"there, but the words read are not words without a tile there and are with one (check it)")
         for q in move.questions:
-            if q.kind in ("unsure", "maybe-blank"):
+            if q.kind == "unsure" or (q.kind == "maybe-blank" and q.square != needed):
                 self.say(f"{name}\tquestion: {q.text}")
         blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
-        options = fitting_letters(state.board, placements, blanks + list(move.unread), self.tiles,
-                                  self.referee.lexicon) if blanks or move.unread else {}
+        options = fitting_letters(state.board, placements, blanks + unread, self.tiles,
+                                  self.referee.lexicon) if blanks or unread else {}
         # a tile the camera could not read: the word list, then the camera's weak guess, settle it
-        for s in move.unread:
+        for s in unread:
             allowed, guess = options.get(s, []), reading.guesses[s[0]][s[1]]
             where = square_name(s)
             if len(allowed) == 1:
@@ -207,6 +245,7 @@ class CameraTable:
             self.error(name, f"the tiles read are not a legal play: {exc}")
             return
         self.blank_before = frozenset(move.stray)
+        self.last_picture = picture
         turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
         words = " ".join(w.display for w in play.words)
         self.say(f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}")
@@ -214,6 +253,13 @@ class CameraTable:
     def totals(self) -> None:
         state = self.referee.state
         self.say("totals: " + " ".join(f"{name}={score}" for name, score in zip(state.players, state.scores)))
+
+
+#: A square read empty whose look changed by this many spreads of the unchanged squares' change
+#: since the last move's picture may hold a tile (vision.change; see docs/camera-games.md).
+CHANGED_SPREADS = 6.0
+#: ... unless this share of the empty squares changed that much: the pictures do not match.
+CHANGED_MOST = 0.1
 
 
 def _open(spec, **options):
@@ -244,7 +290,7 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
         for frame in source:
             rect = table.rectified(frame)
             if rect is not None:
-                table.take(table.reader.read(rect), frame.name, empty_is_pass=True)
+                table.take(table.reader.read(rect), frame.name, empty_is_pass=True, picture=rect)
     table.totals()
     return 0 if not table.problems else 1
 
@@ -265,6 +311,6 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
                 continue
             reading = stabiliser.feed(rect)
             if reading is not None:
-                table.take(reading, frame.name, empty_is_pass=False, wait_when_covered=True)
+                table.take(reading, frame.name, empty_is_pass=False, wait_when_covered=True, picture=rect)
     table.totals()
     return 0 if not table.problems else 1

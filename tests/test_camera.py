@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.board import Board, Placement, Tile
-from companion.camera import blank_letters, fitting_letters, read_move
+from companion.camera import blank_letters, blank_the_words_need, fitting_letters, read_move
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
 
@@ -140,6 +140,56 @@ def test_a_square_that_may_be_a_blank_is_asked_about_where_it_touches_the_play()
     (q,) = move.questions
     assert q.kind == "maybe-blank" and "J8" in q.text
     assert move.ready and [p.square for p in move.placements] == [(7, 7), (7, 8)]
+
+
+def test_a_square_that_changed_between_two_tiles_of_the_play_is_a_blank_there():
+    # C and T read, I8 between them read empty but its colour changed since the last move's
+    # picture: a play has no gap, so a tile is there that shows no letter -- a blank
+    move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(7, 8)])
+    assert [(p.square, p.tile) for p in move.placements] == [((7, 7), Tile("C")), ((7, 9), Tile("T")),
+                                                              ((7, 8), Tile("?", True))]
+    (q,) = move.questions
+    assert q.kind == "blank" and "I8" in q.text
+
+
+def test_a_changed_gap_with_ink_on_it_is_a_lettered_tile_the_camera_could_not_read():
+    # ink on I8 (a letter washed out by glare): a lettered tile, for the word list to settle
+    move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(7, 8)], inked=[(7, 8)])
+    assert move.unread == ((7, 8),) and not move.questions
+    assert [p.square for p in move.placements] == [(7, 7), (7, 9)]
+
+
+def test_a_gap_that_did_not_change_stays_a_gap():
+    move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(3, 3)])
+    assert [p.square for p in move.placements] == [(7, 7), (7, 9)] and not move.questions
+
+
+def test_a_square_that_changed_at_the_end_of_the_play_is_left_to_the_word_list_without_a_question():
+    move = read_move(Board(), rows(H8="C", I8="A"), None, EN, changed=[(7, 9), (7, 6), (2, 2)])
+    assert move.changed_ends == ((7, 6), (7, 9)) and not move.questions
+    assert [p.square for p in move.placements] == [(7, 7), (7, 8)]
+
+
+def test_a_changed_square_on_a_played_tile_or_read_as_a_letter_is_no_candidate():
+    board = Board().place([Placement((7, 6), Tile("S"))])
+    move = read_move(board, rows(G8="S", H8="C", I8="A"), None, EN, changed=[(7, 6), (7, 7)])
+    assert not move.changed_ends and [p.tile for p in move.placements] == [Tile("C"), Tile("A")]
+
+
+def test_a_blank_is_taken_where_the_words_need_it_and_nowhere_else():
+    # IRADOR read, M of mIRADOR a blank the camera took for an empty square
+    lexicon = Lexicon.from_words(["MIRADOR", "IRADORS"], "t")
+    move = read_move(Board(), rows(H8="I", I8="R", J8="A", K8="D", L8="O", M8="R"), None, EN)
+    placements = list(move.placements)
+    assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, lexicon) == (7, 6)
+    # two squares would each make words: nothing is taken
+    assert blank_the_words_need(Board(), placements, [], [(7, 6), (7, 13)], EN, lexicon) is None
+    # the words read are words: nothing is taken
+    assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, Lexicon.from_words(["IRADOR", "MIRADOR"], "t")) is None
+    # no word list: nothing is taken
+    assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, None) is None
+    # ink seen on G8: tried as a lettered tile (M), not a blank
+    assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, lexicon, lettered=[(7, 6)]) == (7, 6)
 
 
 def test_a_square_that_may_be_a_blank_away_from_the_play_is_not_asked_about():

@@ -242,3 +242,43 @@ def test_the_table_is_told_when_the_camera_decides_again_which_way_the_board_is_
     said = out.getvalue().splitlines()
     assert said[0] == "Ann\tG8\tacross\tWAX\t26", out.getvalue()
     assert said[1].startswith("move02.png\tnote: the camera now sees the board mirrored and turned by 2"), out.getvalue()
+
+
+def top_down(labels: list[str]) -> np.ndarray:
+    """A rectified picture of a beige board whose blank tiles are nearly the board's colour."""
+    from vision import read as R
+    from vision.geometry import rectify
+
+    fonts = render.font_paths("basic")
+    if not fonts:
+        pytest.skip("no fonts installed for rendering")
+    board = render.BoardStyle(square=(170, 195, 205), line=(240, 245, 245), line_w=0.05,
+                              premium={"T": (55, 55, 215), "D": (175, 170, 240), "t": (200, 130, 40),
+                                       "d": (230, 210, 160)},
+                              text=True, text_ink=(30, 30, 30), star=True, frame=(35, 30, 180))
+    tiles = render.TileStyle(face=(206, 228, 236), ink=(20, 20, 25), font=fonts[0])
+    img, corners, _ = render.render_board(labels, board, tiles, np.random.default_rng(0), cell=40,
+                                          placement_jitter=0.03)
+    return rectify(img, corners, R.CELL)
+
+
+def test_a_blank_read_as_an_empty_square_is_taken_where_the_square_changed_and_the_words_need_it():
+    # mIRADOR, a bingo: the camera reads IRADOR (the blank on G8 taken for an empty square), but
+    # G8 changed since the picture of the empty board and IRADOR is no word where MIRADOR is
+    table, out = _table(["MIRADOR"])
+    table.take(reading(EMPTY), "p0", True, picture=top_down(EMPTY))
+    seen = put(EMPTY, "H8", "IRADOR")
+    table.take(reading(seen), "p1", True, picture=top_down(put(EMPTY, "G8", "?IRADOR")))
+    said = out.getvalue()
+    assert "p1\tnote: a blank tile is taken on G8" in said, said
+    assert "the blank on G8 is taken as M" in said
+    assert said.splitlines()[-1] == "Ann\tG8\tacross\tmIRADOR\t66", said
+    assert table.problems == 0
+
+
+def test_a_square_that_did_not_change_is_not_taken_for_a_blank_the_words_would_need():
+    table, out = _table(["MIRADOR"])
+    table.take(reading(EMPTY), "p0", True, picture=top_down(EMPTY))
+    seen = put(EMPTY, "H8", "IRADOR")
+    table.take(reading(seen), "p1", True, picture=top_down(seen))    # no blank was put down
+    assert out.getvalue().splitlines()[-1] == "Ann\tH8\tacross\tIRADOR\t16", out.getvalue()
