@@ -152,13 +152,6 @@ def test_a_square_that_changed_between_two_tiles_of_the_play_is_a_blank_there():
     assert q.kind == "blank" and "I8" in q.text
 
 
-def test_a_changed_gap_with_ink_on_it_is_a_lettered_tile_the_camera_could_not_read():
-    # ink on I8 (a letter washed out by glare): a lettered tile, for the word list to settle
-    move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(7, 8)], inked=[(7, 8)])
-    assert move.unread == ((7, 8),) and not move.questions
-    assert [p.square for p in move.placements] == [(7, 7), (7, 9)]
-
-
 def test_a_gap_that_did_not_change_stays_a_gap():
     move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(3, 3)])
     assert [p.square for p in move.placements] == [(7, 7), (7, 9)] and not move.questions
@@ -188,8 +181,6 @@ def test_a_blank_is_taken_where_the_words_need_it_and_nowhere_else():
     assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, Lexicon.from_words(["IRADOR", "MIRADOR"], "t")) is None
     # no word list: nothing is taken
     assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, None) is None
-    # ink seen on G8: tried as a lettered tile (M), not a blank
-    assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, lexicon, lettered=[(7, 6)]) == (7, 6)
 
 
 def test_a_square_that_may_be_a_blank_away_from_the_play_is_not_asked_about():

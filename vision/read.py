@@ -152,10 +152,6 @@ class BoardReading:
     # nearly the board's colour, or the board; for the engine to ask about where a play touches
     # them (shown '#' instead they would hold up every such move: about 20 for each blank)
     maybe_blank: frozenset = frozenset()
-    # plain squares shown empty with ink on them (a letter the reader could not take for one, under
-    # glare or blur; or a stain): where the engine finds a tile was put there, a lettered tile, not
-    # a blank (whose plain face has none)
-    inked_empty: frozenset = frozenset()
 
     def text(self) -> str:
         return "\n".join(self.labels)
@@ -1296,12 +1292,9 @@ class BoardReader:
             with_hand = np.unique(part[hand])
             for r, c in zip(*np.nonzero(odd & np.isin(part, with_hand))):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
-        inked = an.peak(pol) >= PEAK_MIN
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
                                polarity=pol,
-                               maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY),
-                               inked_empty=frozenset((r, c) for r in range(GRID) for c in range(GRID)
-                                                     if out_labels[r][c] == EMPTY and PLAIN[r, c] and inked[r, c]))
+                               maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY))
         self._prev = (an, reading)
         return reading
 
@@ -2148,7 +2141,7 @@ class Stabiliser:
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
                            reading.orientation, reading.polarity, reading.ms, {"frames": self.frames},
-                           reading.mirrored, reading.maybe_blank, reading.inked_empty)
+                           reading.mirrored, reading.maybe_blank)
         self.last = out
         self.status = "stable"
         return out
