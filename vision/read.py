@@ -432,17 +432,24 @@ def ink_hue_axis(small_bgr: np.ndarray) -> np.ndarray | None:
     A candidate only: :class:`BoardReader` reads the frame both ways and keeps the better."""
     v = _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].reshape(GRID * GRID, -1, 3)
     d = v - v.mean(axis=1, keepdims=True)
-    covs = np.einsum("nki,nkj->nij", d, d)
+    # first what is cheap: the spread (the trace) bounds the main axis's from above, so a square
+    # under HUE_STRONG of it, or with luma over HUE_SHARE of it, cannot qualify (nearly all)
+    total = (d * d).sum(axis=(1, 2))
+    luma = np.square(d @ _LUMA.astype(np.float32)).sum(axis=1)
+    maybe = np.flatnonzero((total >= HUE_STRONG) & (luma < HUE_SHARE * total))
+    if len(maybe) < HUE_SQUARES:
+        return None
+    covs = np.einsum("nki,nkj->nij", d[maybe], d[maybe])
     ev, vecs = np.linalg.eigh(covs)
     top = ev[:, -1]
-    luma = np.einsum("i,nij,j->n", _LUMA, covs, _LUMA)
-    hue = np.flatnonzero((top >= HUE_STRONG) & (luma < HUE_SHARE * np.maximum(top, 1e-6)))
+    keep = (top >= HUE_STRONG) & (luma[maybe] < HUE_SHARE * np.maximum(top, 1e-6))
+    hue, covs, vecs = maybe[keep], covs[keep], vecs[keep]
     if len(hue) < HUE_SQUARES:
         return None
-    w, V = np.linalg.eigh(covs[hue].sum(axis=0))
+    w, V = np.linalg.eigh(covs.sum(axis=0))
     e = V[:, -1]
-    agree = hue[np.abs(vecs[hue, :, -1] @ e) >= HUE_AGREE]
-    if len(agree) < HUE_SQUARES:
+    agree = np.abs(vecs[:, :, -1] @ e) >= HUE_AGREE
+    if agree.sum() < HUE_SQUARES:
         return None
     total = covs[agree].sum(axis=0)
     w, V = np.linalg.eigh(total)
@@ -1035,13 +1042,14 @@ class BoardReader:
         grid = as_board(split_surround(rect)[0])
         small = cv2.resize(_flip_picture(grid) if self.mirrored else grid, (GRID * SMALL, GRID * SMALL),
                            interpolation=cv2.INTER_AREA)
-        axis = ink_hue_axis(small) if grey_weights(small) is None else None
+        plain_grey = grey_weights(small)
+        axis = ink_hue_axis(small) if plain_grey is None else None
         if axis is None:
-            return self._read_frame(rect, orient)
+            return self._read_frame(rect, orient, plain_grey)
         # the frame that decides how letters are seen, with a few squares of hue-only ink: read
         # it in lightness and along that hue, and go on with the way that reads more letters
         before = dict(self.__dict__)
-        plain = self._read_frame(rect, orient)
+        plain = self._read_frame(rect, orient, None)
         after_plain = dict(self.__dict__)
         self.__dict__.update(before)
         self._set_grey(axis)
@@ -1059,7 +1067,10 @@ class BoardReader:
         plain.ms = (time.perf_counter() - t0) * 1000
         return plain
 
-    def _read_frame(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
+    def _read_frame(self, rect: np.ndarray, orient: bool = True, grey: np.ndarray | None | str = "decide"
+                    ) -> BoardReading:
+        """:meth:`read`, with ``grey`` the grey picture's weights when :meth:`read` has already
+        worked them out from this picture (the same numbers), "decide" to work them out here."""
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
@@ -1069,7 +1080,7 @@ class BoardReader:
         an = Analysis(rect, surround, self.grey)
         _check_picture(an)                   # too dark (judged in plain lightness), washed out or blurred: refused
         if not self._grey_known:
-            self._set_grey(grey_weights(an.small_bgr))
+            self._set_grey(grey_weights(an.small_bgr) if isinstance(grey, str) else grey)
             if self.grey is not None:
                 an = Analysis(rect, surround, self.grey)
                 _check_picture(an)
