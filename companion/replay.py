@@ -196,7 +196,7 @@ class CameraTable:
             return
         placements = list(move.placements)
         maybe = [q.square for q in move.questions if q.kind == "maybe-blank"] + list(move.changed_ends)
-        unread = list(move.unread)
+        unread = move.unread
         needed = blank_the_words_need(state.board, placements, unread, maybe, self.tiles,
                                       self.referee.lexicon) if maybe else None
         if needed is not None:
@@ -207,7 +207,7 @@ class CameraTable:
             if q.kind == "unsure" or (q.kind == "maybe-blank" and q.square != needed):
                 self.say(f"{name}\tquestion: {q.text}")
         blanks = [p.square for p in placements if p.tile.blank and p.tile.letter == BLANK]
-        options = fitting_letters(state.board, placements, blanks + unread, self.tiles,
+        options = fitting_letters(state.board, placements, blanks + list(unread), self.tiles,
                                   self.referee.lexicon) if blanks or unread else {}
         # a tile the camera could not read: the word list, then the camera's weak guess, settle it
         for s in unread:
