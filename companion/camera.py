@@ -69,7 +69,8 @@ class CameraMove:
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
               tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
               unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = (),
-              blank_before: Iterable[Square] = (), changed: Iterable[Square] = ()) -> CameraMove:
+              blank_before: Iterable[Square] = (), changed: Iterable[Square] = (),
+              as_before: Iterable[Square] = ()) -> CameraMove:
     """Compare a picture's reading with the confirmed board.
 
     ``labels`` has one string per row, one character per square; ``confidence`` the matching numbers
@@ -86,6 +87,9 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
     with its question; one at an end of the play goes to ``CameraMove.changed_ends`` (the word
     list decides: :func:`blank_the_words_need`).  A blank, not a lettered tile: on 300 rendered
     boards (tuning seed 7700) 73 blanks were read as empty squares and no lettered tile was.
+    ``as_before``: squares read covered or unreadable that look as they did on that picture:
+    whatever hides them was there before this move began (a lamp's glare that stays put), so no
+    tile of this move is there: noted (``elsewhere``), never holding the move up.
     """
     unread = set(unread)
     n = confirmed.size
@@ -152,7 +156,8 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             questions.append(Question(sq, "maybe-blank", None,
                                       f"is there a blank tile on {square_name(sq)}? (the camera took the square "
                                       f"for empty, and the play is scored without it)"))
-    elsewhere = [sq for sq in covered if not _may_join(sq, new, labels, confirmed)]
+    as_before = set(as_before)
+    elsewhere = [sq for sq in covered if sq in as_before or not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
                       tuple(elsewhere), tuple(sorted(stray)), tuple(changed_ends))

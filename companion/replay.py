@@ -121,24 +121,31 @@ class CameraTable:
                                    f"{type(exc).__name__}: {exc}); take the photo again, and please report it")
             return None
 
-    def changed_squares(self, reading, picture) -> frozenset:
-        """Squares read empty (on an empty square of the board) whose look changed since the
-        picture the last move was taken from by CHANGED_SPREADS or more (``vision.change``):
-        where a blank of nearly the board's colour may have been put down."""
+    def compare_with_last(self, reading, picture) -> tuple[frozenset, frozenset]:
+        """Against the picture the last move was taken from (``vision.change``): the squares
+        read empty (on an empty square of the board) whose look changed by CHANGED_SPREADS or
+        more -- where a blank of nearly the board's colour may have been put down -- and the
+        squares read covered or unreadable on an empty square that look as they did (under
+        UNCHANGED_SPREADS: a lamp's glare that stays put, not a tile of this move)."""
         if picture is None or self.last_picture is None:
-            return frozenset()
+            return frozenset(), frozenset()
         from vision.change import as_read, square_change
 
         board = self.referee.state.board
         k, mirrored = reading.orientation, reading.mirrored
-        empty = np.array([[reading.labels[r][c] == "." and board[r, c] is None for c in range(board.size)]
-                          for r in range(board.size)])
+        free = np.array([[board[r, c] is None for c in range(board.size)] for r in range(board.size)])
+        empty = free & np.array([[ch == "." for ch in row] for row in reading.labels])
         unturned = np.rot90(empty, -k)           # as_read's inverse: the pictures are not turned
         z = as_read(square_change(self.last_picture, picture, unturned[:, ::-1] if mirrored else unturned),
                     k, mirrored)
         if (z[empty] >= CHANGED_SPREADS).mean() > CHANGED_MOST:
-            return frozenset()       # the pictures do not match square for square (the board moved)
-        return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(empty & (z >= CHANGED_SPREADS))))
+            # the pictures do not match square for square (the board moved)
+            return frozenset(), frozenset()
+        covered = free & np.array([[ch == "#" for ch in row] for row in reading.labels])
+
+        def squares(mask):
+            return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(mask)))
+        return squares(empty & (z >= CHANGED_SPREADS)), squares(covered & (z < UNCHANGED_SPREADS))
 
     def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False,
              picture=None) -> None:
@@ -148,7 +155,7 @@ class CameraTable:
         taken again (an ERROR), or, ``wait_when_covered`` (a camera watching), the next still
         picture is waited for.  One that cannot be part of the play is only noted.  ``picture``:
         the rectified picture read (compared with the one the last move was taken from, see
-        :meth:`changed_squares`)."""
+        :meth:`compare_with_last`)."""
         state = self.referee.state
         player = state.players[state.to_move]
         view = (reading.orientation, reading.mirrored)
@@ -163,8 +170,9 @@ class CameraTable:
                      f"camera): each picture is read flipped back")
         self.view = view
         labels, conf, unread = reading_for_engine(reading)
+        changed, as_before = self.compare_with_last(reading, picture)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
-                         reading.maybe_blank, self.blank_before, self.changed_squares(reading, picture))
+                         reading.maybe_blank, self.blank_before, changed, as_before)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
         if not move.ready:
@@ -180,7 +188,8 @@ class CameraTable:
                      f"if a blank was played there, take the photo again")
         if move.elsewhere and (move.placements or move.unread):
             self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.elsewhere)} covered or unreadable, "
-                     f"off this play's line: no tile of it can be there")
+                     f"off this play's line{' or as before it' if set(move.elsewhere) & as_before else ''}: "
+                     f"no tile of it can be there")
         if not move.placements and not move.unread:
             if empty_is_pass and state.board.is_empty and not state.turns:
                 # a photo of the empty board before anyone has played is the table being set up
@@ -259,6 +268,9 @@ class CameraTable:
 CHANGED_SPREADS = 4.0
 #: ... unless this share of the empty squares changed that much: the pictures do not match.
 CHANGED_MOST = 0.1
+#: A square read covered or unreadable that changed less than this since the last move's picture
+#: looks as it did before the move began: no tile of the move is on it (a lamp's glare on a stand).
+UNCHANGED_SPREADS = 2.0
 
 
 def _open(spec, **options):

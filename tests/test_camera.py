@@ -152,6 +152,19 @@ def test_a_square_that_changed_between_two_tiles_of_the_play_is_a_blank_there():
     assert q.kind == "blank" and "I8" in q.text
 
 
+def test_a_covered_square_that_looks_as_before_the_move_does_not_hold_it_up():
+    # J8 in the play's line reads covered, but looks as it did on the last move's picture (a
+    # lamp's glare on a stand): no tile of this move is there
+    move = read_move(Board(), rows(H8="C", I8="A", J8="#"), None, EN, as_before=[(7, 9)])
+    assert move.ready and move.elsewhere == ((7, 9),)
+    assert [p.square for p in move.placements] == [(7, 7), (7, 8)]
+
+
+def test_a_covered_square_in_the_line_that_changed_still_holds_the_move_up():
+    move = read_move(Board(), rows(H8="C", I8="A", J8="#"), None, EN, as_before=[(3, 3)])
+    assert not move.ready and move.covered == ((7, 9),)
+
+
 def test_a_gap_that_did_not_change_stays_a_gap():
     move = read_move(Board(), rows(H8="C", J8="T"), None, EN, changed=[(3, 3)])
     assert [p.square for p in move.placements] == [(7, 7), (7, 9)] and not move.questions

@@ -282,3 +282,23 @@ def test_a_square_that_did_not_change_is_not_taken_for_a_blank_the_words_would_n
     seen = put(EMPTY, "H8", "IRADOR")
     table.take(reading(seen), "p1", True, picture=top_down(seen))    # no blank was put down
     assert out.getvalue().splitlines()[-1] == "Ann\tH8\tacross\tIRADOR\t16", out.getvalue()
+
+
+def test_a_square_unreadable_on_two_photos_alike_does_not_hold_up_the_next_play():
+    # a glare patch on J8 reads '#' on both photos and looks the same: the play beside it is taken
+    from vision.read import BoardReading
+
+    def glare_reading(labels):
+        kinds = np.array([["tile" if ch not in ".#" else "covered" if ch == "#" else "empty" for ch in row]
+                          for row in labels], object)
+        return BoardReading(labels, np.ones((15, 15)), labels, kinds, 0, 1)
+
+    table, out = _table(["CAT", "CATS"])
+    first = put(EMPTY, "G8", "CAT")
+    table.take(glare_reading(put(first, "L8", "#")), "p1", True, picture=top_down(first))
+    second = put(first, "J8", "S")
+    table.take(glare_reading(put(second, "K8", "#")), "p2", True, picture=top_down(second))
+    said = out.getvalue()
+    assert said.splitlines()[-1] == "Ben\tG8\tacross\tCATS\t6", said
+    assert "p2\tnote: K8 covered or unreadable, off this play's line or as before it" in said
+    assert table.problems == 0
