@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.read import GRID, SMALL, _cells, as_board, split_surround
+from vision.read import GRID, SMALL, as_board, split_surround, square_middles
 
 #: the change's scale is never taken under this (Lab units): two nearly identical pictures would
 #: otherwise make a speck of noise many "spreads" of change
@@ -27,8 +27,8 @@ def square_looks(picture: np.ndarray) -> np.ndarray:
     line, little of a neighbour's tile).  ``picture``: a rectified board (the grid, or the grid
     with its surround)."""
     grid = as_board(split_surround(picture)[0])
-    small = cv2.resize(grid, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return _cells(small, SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].mean(axis=(2, 3))
+    small = cv2.resize(grid, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
+    return square_middles(small).mean(axis=(2, 3))
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:

@@ -231,6 +231,12 @@ SMALL = 10   # px per square of the colour statistics picture
 HALF = 20    # px per square of the texture / ink-peak picture
 
 
+def square_middles(small_bgr: np.ndarray) -> np.ndarray:
+    """(15, 15, 6, 6, 3) float32: the middle 6x6 of each square of the board at SMALL px a
+    square (no grid line, little of a neighbour's tile): what colour statistics are taken on."""
+    return _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2]
+
+
 class Analysis:
     """Everything computed once per rectified board picture (a few ms).
 
@@ -268,7 +274,7 @@ class Analysis:
         v = _cells(lab, SMALL)
         self.mid_lab = v[:, :, 2:SMALL - 2, 2:SMALL - 2]                       # (15,15,6,6,3)
         self.mean_lab = self.mid_lab.mean(axis=(2, 3))
-        self.mean_bgr = _cells(small.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].mean(axis=(2, 3))
+        self.mean_bgr = square_middles(small).mean(axis=(2, 3))
         tot = v.sum(axis=(2, 3))
         inner = v[:, :, 1:SMALL - 1, 1:SMALL - 1].sum(axis=(2, 3))
         self.ring_lab = (tot - inner) / (SMALL * SMALL - (SMALL - 2) ** 2)
@@ -399,7 +405,7 @@ def grey_weights(small_bgr: np.ndarray) -> np.ndarray | None:
     light things light, the board's mean colour at mid-grey).  Otherwise a dim board's lightness
     is stretched (DIM_TOP).
     """
-    v = _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].reshape(GRID * GRID, -1, 3)
+    v = square_middles(small_bgr).reshape(GRID * GRID, -1, 3)
     d = (v - v.mean(axis=1, keepdims=True)).reshape(-1, 3)
     cov = d.T @ d
     w, vecs = np.linalg.eigh(cov)
@@ -430,7 +436,7 @@ def ink_hue_axis(small_bgr: np.ndarray) -> np.ndarray | None:
     """(B, G, R weights, offset) along the colour axis of squares whose inside differs mostly in
     hue (see HUE_STRONG), or None when there are fewer than HUE_SQUARES of them on one axis.
     A candidate only: :class:`BoardReader` reads the frame both ways and keeps the better."""
-    v = _cells(small_bgr.astype(np.float32), SMALL)[:, :, 2:SMALL - 2, 2:SMALL - 2].reshape(GRID * GRID, -1, 3)
+    v = square_middles(small_bgr).reshape(GRID * GRID, -1, 3)
     d = v - v.mean(axis=1, keepdims=True)
     # first what is cheap: the spread (the trace) bounds the main axis's from above, so a square
     # under HUE_STRONG of it, or with luma over HUE_SHARE of it, cannot qualify (nearly all)
