@@ -15,6 +15,8 @@ Sections:
 * jheidel (../shared/photos/jheidel, 55 phone photos, no ground truth): found / not found and
   confidence; with --out, each photo with the found grid drawn and a contact sheet of the
   rectified grids, to LOOK at.
+* grey: the quanyuan and jheidel pictures made black and white (a grey camera mode): found
+  right, refused, found wrong.
 * synthetic: every board style of vision.frames.render_board, random views.
 * speed: one core (cv2.setNumThreads(1)), 1920x1080 frames: locate + rectify, and a tracked
   re-read (board still / nudged); wall-clock and CPU (thread) time, median and 90th percentile.
@@ -204,6 +206,50 @@ def bench_jheidel(out_dir: Path | None) -> dict:
             "low_confidence": {k: v["confidence"] for k, v in res.items() if v["found"] and v["confidence"] < 0.8}}
 
 
+def _grey(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def bench_grey(quick: bool) -> dict:
+    """The same real pictures made black and white (a grey camera mode, a night camera): the
+    quanyuan frames against their annotated corners, the jheidel photos against the grid the
+    locator finds in colour (each checked by eye); found right / refused / found wrong."""
+    out: dict = {}
+    root = SHARED / "corners" / "quanyuan"
+    if root.exists():
+        right = refused = wrong = 0
+        for split in ("train", "test"):
+            data = json.loads((root / split / "_annotations.coco.json").read_text())
+            names = {im["id"]: im["file_name"] for im in data["images"]}
+            anns = sorted(data["annotations"], key=lambda a: names[a["image_id"]])
+            for a in anns[::8] if quick else anns:
+                img = cv2.imread(str(root / split / names[a["image_id"]]))
+                truth = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
+                loc, _, _ = _timed(locate_auto, _grey(img), names[a["image_id"]])
+                if isinstance(loc, VisionError):
+                    refused += 1
+                elif corner_error(loc.corners, truth) <= 0.5:
+                    right += 1
+                else:
+                    wrong += 1
+        out["quanyuan"] = {"frames": right + refused + wrong, "right": right, "refused": refused, "wrong": wrong}
+    root = SHARED / "photos" / "jheidel"
+    if root.exists():
+        right = refused = wrong = 0
+        for f in sorted(root.glob("*.jpg")):
+            img = cv2.imread(str(f))
+            colour, _, _ = _timed(locate_auto, img, f.name)
+            loc, _, _ = _timed(locate_auto, _grey(img), f.name)
+            if isinstance(loc, VisionError) or isinstance(colour, VisionError):
+                refused += 1
+            elif corner_error(loc.corners, colour.corners) <= 0.5:
+                right += 1
+            else:
+                wrong += 1
+        out["jheidel"] = {"photos": right + refused + wrong, "right": right, "refused": refused, "wrong": wrong}
+    return out
+
+
 def bench_synthetic(n: int) -> dict:
     out = {}
     for style in BOARD_STYLES:
@@ -268,12 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark the board locator.")
     ap.add_argument("--quick", action="store_true", help="subset of frames")
     ap.add_argument("--out", type=Path, help="folder for overlays / contact sheet / results.json")
-    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "synthetic", "speed"], action="append")
+    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "synthetic", "speed"],
+                    action="append")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    parts = args.only or ["quanyuan", "tracking", "jheidel", "synthetic", "speed"]
+    parts = args.only or ["quanyuan", "tracking", "jheidel", "grey", "synthetic", "speed"]
     results = {}
     if "quanyuan" in parts:
         results["quanyuan"] = bench_quanyuan(args.quick)
@@ -281,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         results["tracking_quanyuan_sequence"] = bench_tracking()
     if "jheidel" in parts:
         results["jheidel"] = bench_jheidel(args.out)
+    if "grey" in parts:
+        results["black_and_white"] = bench_grey(args.quick)
     if "synthetic" in parts:
         results["synthetic"] = bench_synthetic(6 if args.quick else 20)
     if "speed" in parts:

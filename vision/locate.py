@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.geometry import (GRID, PREMIUM_LAYOUT, apply_h, as_corners, cell_size, corners_from_h,
+from vision.geometry import (GRID, PREMIUM_LAYOUT, apply_h, as_corners, cell_size, corner_error, corners_from_h,
                              grid_to_image, is_convex_quad, order_corners, rectify, rotate_corners)
 from vision.pixels import percentiles_u8
 
@@ -48,6 +48,7 @@ WORK_SIDE = 1100
 #: Confidence under which the automatic locator says "no board".
 MIN_CONFIDENCE = 0.35
 FAINT_T, FAINT_SMOOTH = 4, 1.0     # the last tries: a pale board's faint lines (locate_auto)
+GREY_AGREE = 0.5   # squares: two tries on a picture without colour agree (:func:`_agreed`)
 
 MARKER_LAYOUT_PATH = Path(__file__).resolve().parents[1] / "calibration" / "markers" / "layout.json"
 
@@ -484,8 +485,9 @@ def _densest(cells: np.ndarray, size: int) -> np.ndarray:
     return cells[keep]
 
 
-def _premium_fit(small: np.ndarray, h: np.ndarray, cells: np.ndarray):
-    """Which 15x15 window of the lattice carries the premium pattern.
+def _premium_fit(small: np.ndarray, h: np.ndarray, cells: np.ndarray, grey: bool = False):
+    """Which 15x15 window of the lattice carries the premium pattern (``grey``: the picture
+    has no colour, see :func:`_pattern_score`).
 
     Returns a list of (score, ox, oy) best first, plus the per-square colours (for debugging).
     """
@@ -509,7 +511,7 @@ def _premium_fit(small: np.ndarray, h: np.ndarray, cells: np.ndarray):
     win = np.lib.stride_tricks.sliding_window_view(lab, (GRID, GRID), axis=(0, 1))
     ny, nx = win.shape[:2]
     X = win.transpose(0, 1, 3, 4, 2).reshape(ny * nx, GRID * GRID, 3)
-    score = _pattern_score(X) - 0.02 * outside.reshape(-1)
+    score = _pattern_score(X, grey) - 0.02 * outside.reshape(-1)
     order = np.argsort(-score)
     out = []
     for flat in order[:6]:
@@ -522,6 +524,12 @@ def _premium_fit(small: np.ndarray, h: np.ndarray, cells: np.ndarray):
 _CLASS = np.array([" TDtd".index(ch) if ch != "." else 0 for row in PREMIUM_LAYOUT for ch in row])
 _FAMILY = np.array([0, 1, 1, 2, 2])          # plain, red, red, blue, blue
 _WEIGHT = np.array([0.0, 0.7, 0.7, 1.0, 1.0])  # blue prints are the surer cue (red ~ some tiles)
+# a black-and-white picture (a grey camera mode, a night camera) shows each print as a lightness
+# only: a dark red and a dark blue print look alike, so the two families are one there -- the
+# premium squares, wherever they are, against the plain ones (the layout alone still places the
+# window: 61 premium squares in a pattern no shifted window repeats)
+_GREY_FAMILY = np.array([0, 1, 1, 1, 1])
+_GREY_WEIGHT = np.array([0.0, 1.0, 1.0, 1.0, 1.0])
 
 
 def _nan_median(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -536,7 +544,7 @@ def _nan_median(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return med, n
 
 
-def _pattern_score(X: np.ndarray) -> np.ndarray:
+def _pattern_score(X: np.ndarray, grey: bool = False) -> np.ndarray:
     """Score per candidate window: do the squares at each premium position share a colour
     that differs from the plain squares', and do other squares keep away from it?
 
@@ -544,7 +552,10 @@ def _pattern_score(X: np.ndarray) -> np.ndarray:
     learnt from the window itself (median over the positions of each class; a sixth class,
     "other", is the median of the odd-looking squares on plain positions: mostly tiles), so
     the board's colour scheme, the tiles, the light and the white balance do not matter.
+    ``grey``: a picture with no colour, where a red and a blue print can look alike: any premium
+    print on any premium position counts (:data:`_GREY_FAMILY`).
     """
+    families, weights = (_GREY_FAMILY, _GREY_WEIGHT) if grey else (_FAMILY, _WEIGHT)
     import warnings
 
     k = X.shape[0]
@@ -567,9 +578,9 @@ def _pattern_score(X: np.ndarray) -> np.ndarray:
     active[:, 0] = np.isfinite(centres[:, 0, 0])
     active[:, 5] = has_other
     d_all = np.linalg.norm(X[:, :, None, :] - centres[:, None, :, :], axis=3)  # (K, 225, 6)
-    fam_pos = _FAMILY[_CLASS][None, :]                                # (1, 225)
-    family = np.append(_FAMILY, -1)                                   # class 5: not a premium
-    weight = np.append(_WEIGHT, 0.0)
+    fam_pos = families[_CLASS][None, :]                               # (1, 225)
+    family = np.append(families, -1)                                  # class 5: not a premium
+    weight = np.append(weights, 0.0)
     for _ in range(3):
         d = np.where(np.isfinite(d_all) & active[:, None, :], d_all, np.inf)
         label = np.argmin(d, axis=2)                                  # (K, 225)
@@ -663,9 +674,10 @@ def _confidence(best: float, second: float) -> float:
 
 
 def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
-               refine: bool = True, smooth: float = 0.0) -> tuple[BoardLocation | None, dict]:
+               refine: bool = True, smooth: float = 0.0, grey: bool = False) -> tuple[BoardLocation | None, dict]:
     """One try at the grid.  ``smooth``: the working picture blurred this much (sigma, working
-    pixels) before patches are looked for, so that a very low ``t`` sees faint lines, not noise."""
+    pixels) before patches are looked for, so that a very low ``t`` sees faint lines, not noise.
+    ``grey``: the picture has no colour (:func:`_colourless`)."""
     small, f = _working(img, side, factor)
     P, S = _cell_blobs(cv2.GaussianBlur(small, (0, 0), smooth) if smooth else small, t)
     info: dict[str, Any] = {"factor": f, "threshold": t, "patches": int(len(P))}
@@ -677,7 +689,7 @@ def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
         return None, info
     h, inl, r = lat
     info["cells"] = int(inl.sum())
-    fits, _ = _premium_fit(small, h, r[inl])
+    fits, _ = _premium_fit(small, h, r[inl], grey)
     if not fits:
         info["why"] = "grid too large"
         return None, info
@@ -729,24 +741,30 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
     best: BoardLocation | None = None
     tried = []
+    grey = _colourless(img[::4 * f0, ::4 * f0])
+    found: list[BoardLocation] = []
     for f, t, *smooth in attempts:
-        loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0)
+        loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=grey)
         tried.append(info)
+        if loc is not None:
+            found.append(loc)
         if loc is not None and (best is None or loc.confidence > best.confidence):
             best = loc
-        if best is not None and best.confidence >= 0.8:
+        if best is not None and best.confidence >= 0.8 and not grey:
             break
+    if grey:
+        best = _agreed(found, min_confidence)
     if best is None or best.confidence < min_confidence:
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         if _sharpness(gray) < 40:
             raise VisionError(f"{name}: picture too blurred to find the board "
                               "(hold the camera still and focus on the board)", "blurred")
-        if _colourless(small):
+        if grey:
             raise VisionError(f"{name}: no Scrabble board found: the picture has no colour (black and white), "
-                              "and the board is found by the colours of its premium squares; take the picture "
-                              "in colour, or set the board's corners once (a board profile or corner markers)",
-                              "no-board")
+                              "and the board is found best by the colours of its premium squares; take the "
+                              "picture in colour, or set the board's corners once (a board profile or corner "
+                              "markers)", "no-board")
         if best is None:
             raise VisionError(f"{name}: no Scrabble board found "
                               "(no grid of squares with the premium-square pattern)", "no-board")
@@ -761,9 +779,25 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     return best
 
 
+def _agreed(found: list[BoardLocation], min_confidence: float) -> BoardLocation | None:
+    """The most confident of ``found`` (one try each) that another try found too, its corners
+    within half a square (GREY_AGREE); None when no two agree.
+
+    For a picture without colour: the premium pattern seen in lightness alone places the window
+    less surely, and a try that fitted a slightly wrong lattice on few squares can still score
+    well there (a real photo made grey: two squares off at one corner, 0.9 confident, where
+    six other tries agreed on the right grid at 0.71-0.79)."""
+    ok = sorted((x for x in found if x.confidence >= min_confidence), key=lambda x: -x.confidence)
+    for i, loc in enumerate(ok):
+        if any(corner_error(other.corners, loc.corners) <= GREY_AGREE for j, other in enumerate(ok) if j != i):
+            return loc
+    return None
+
+
 def _colourless(small: np.ndarray) -> bool:
     """A black-and-white picture (a grey camera mode, a night camera): 99 % of its pixels have
-    channels within 6 levels of each other (a colour cast or a dull board still differs more)."""
+    channels within 6 levels of each other (a colour cast or a dull board still differs more).
+    ``small``: the picture or a sparse sample of its pixels (every 4th is plenty)."""
     px = small.reshape(-1, 3).astype(np.int16)
     spread = px.max(1) - px.min(1)
     return bool(np.percentile(spread, 99) <= 6)
@@ -798,7 +832,8 @@ def premium_offset(image: np.ndarray, corners, reach: int = 2) -> tuple[int, int
     lab = np.where(valid[..., None], lab, np.nan)
     win = np.lib.stride_tricks.sliding_window_view(lab, (GRID, GRID), axis=(0, 1))
     n = win.shape[0]
-    score = _pattern_score(win.transpose(0, 1, 3, 4, 2).reshape(n * n, GRID * GRID, 3))
+    score = _pattern_score(win.transpose(0, 1, 3, 4, 2).reshape(n * n, GRID * GRID, 3),
+                           _colourless(img[::8, ::8]))
     best = float(score.max())
     if not np.isfinite(best) or best < 4.0:        # the locator's own floor for "a board here"
         return None
