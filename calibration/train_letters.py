@@ -477,7 +477,9 @@ def main(argv=None):
                     help="join this fit to the letter model already in --out as its second opinion "
                          "(read with it on the glyphs it doubts; give another --fit-seed)")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
-    ap.add_argument("--only", choices=["letters", "squares", "both"], default="both")
+    ap.add_argument("--only", choices=["letters", "squares", "both", "grey-squares"], default="both",
+                    help="grey-squares: only the square model's nets for black-and-white pictures, added "
+                         "to the square model in --out (or the committed one)")
     ap.add_argument("--out", default=None, help="folder for the models (default vision/models; "
                     "with --quick a temporary folder, so the committed models are not replaced)")
     a = ap.parse_args(argv)
@@ -551,14 +553,18 @@ def main(argv=None):
               f"{', with the second opinion' if a.second_opinion else ''}), {time.time() - t0:.0f} s", flush=True)
     if a.only in ("squares", "both"):
         train_squares(a, out, t0)
+    if a.only == "grey-squares":
+        train_squares(a, out, t0, grey=True)
 
 
 # --------------------------------------------------------------------------- square model
 
 
 def _square_job(args):
-    """Per-square features (cold and against a reference) and kinds from rendered boards."""
-    seed, n_boards, role, model_path = args
+    """Per-square features (cold and against a reference) and kinds from rendered boards
+    (``grey``: photographed by a black-and-white camera)."""
+    seed, n_boards, role, model_path, *rest = args
+    grey = bool(rest and rest[0])
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
@@ -569,6 +575,8 @@ def _square_job(args):
     for _ in range(n_boards):
         sc, rect, ref = scene_rect(rng, fonts, letters, with_reference=True, n_tiles=int(rng.integers(0, 120)),
                                    hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12)
+        if grey:
+            rect, ref = (cv2.cvtColor(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for x in (rect, ref))
         try:
             an = R.Analysis(rect)
             R._check_picture(an)
@@ -596,11 +604,14 @@ def _square_job(args):
     return np.vstack(Xc), np.vstack(Xr), np.array(y, np.int64)
 
 
-def train_squares(a, out: Path, t0: float) -> None:
+def train_squares(a, out: Path, t0: float, grey: bool = False) -> None:
+    """The square model's two nets (cold, against a reference); ``grey``: its nets for pictures
+    without colour instead (R.SquareModel.GREY), added to the square model already in ``out``
+    (or the committed one), whose colour nets stay as they are."""
     model_path = out / "letters.npz"
     n = a.square_boards
     per = max(1, n // (a.jobs * 4))
-    tasks = [(a.seed * 7000 + i, per, "train", str(model_path)) for i in range(max(1, n // per))]
+    tasks = [(a.seed * 7000 + i, per, "train", str(model_path), grey) for i in range(max(1, n // per))]
     print(f"rendering {n} boards for the square model ...", flush=True)
     with Pool(a.jobs) as p:
         parts = p.map(_square_job, tasks)
@@ -608,7 +619,7 @@ def train_squares(a, out: Path, t0: float) -> None:
     Xr = np.vstack([q[1] for q in parts])
     y = np.concatenate([q[2] for q in parts])
     print(f"  {len(y)} squares {np.bincount(y, minlength=4).tolist()}, {time.time() - t0:.0f} s", flush=True)
-    vt = [(a.seed * 9000 + i, max(1, per // 3), "heldout", str(model_path)) for i in range(a.jobs * 2)]
+    vt = [(a.seed * 9000 + i, max(1, per // 3), "heldout", str(model_path), grey) for i in range(a.jobs * 2)]
     with Pool(a.jobs) as p:
         vparts = p.map(_square_job, vt)
     vXc = np.vstack([q[0] for q in vparts])
@@ -619,7 +630,8 @@ def train_squares(a, out: Path, t0: float) -> None:
     reps = np.clip(np.round(counts.max() / np.maximum(counts, 1) / 3), 1, 8).astype(int)
     idx = np.concatenate([np.repeat(np.nonzero(y == k)[0], reps[k]) for k in range(4)])
     nets = {}
-    for name, X, vX in (("cold", Xc, vXc), ("ref", Xr, vXr)):
+    names = R.SquareModel.GREY if grey else ("cold", "ref")
+    for name, X, vX in ((names[0], Xc, vXc), (names[1], Xr, vXr)):
         print(f"square model ({name}):", flush=True)
         Xi = X[idx]
         mean, std, w1, b1, w2, b2 = train_mlp(lambda ep: Xi, y[idx], 4, hidden=a.square_hidden, epochs=a.square_epochs,
@@ -634,6 +646,9 @@ def train_squares(a, out: Path, t0: float) -> None:
         cm = np.zeros((4, 4), int)
         np.add.at(cm, (vy, pv), 1)
         print("  confusion (rows truth empty/tile/blank/covered):\n" + str(cm), flush=True)
+    if grey:       # the colour nets kept: those of this folder's square model, or the committed one
+        base = out / "squares.npz" if (out / "squares.npz").exists() else R.SQUARES_PATH
+        nets = {**R.SquareModel.load(base).nets, **nets}
     R.SquareModel(nets).save(out / "squares.npz")
     print(f"saved {out / 'squares.npz'} ({(out / 'squares.npz').stat().st_size / 1024:.0f} KiB), "
           f"{time.time() - t0:.0f} s", flush=True)

@@ -109,12 +109,13 @@ EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3
 def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
                   corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True,
                   printed: dict | None = None, read_values: bool = False, mirrored: bool = False,
-                  turned: bool = False) -> dict:
+                  turned: bool = False, grey: bool = False) -> dict:
     """``printed``: the point values printed on the tiles (default: a random value per tile);
     ``read_values``: the reader is given them (and reads the printed value when unsure);
     ``mirrored``: the camera mirrors its picture (the frame flipped left to right);
     ``turned``: the camera sees the board from another side of the table (the grid's corners
-    taken from a random one of the other three sides; the boards are the same as unturned)."""
+    taken from a random one of the other three sides; the boards are the same as unturned);
+    ``grey``: a black-and-white camera (the frame, and the reference, made grey)."""
     rng = np.random.default_rng(seed)
     turns = np.random.default_rng(seed + 7919)       # its own draws: the boards stay the same
     fonts = font_paths(role)
@@ -128,13 +129,18 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
         cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
         frame = sc.frame
+        if grey:
+            frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         if mirrored:         # the grid's corners as seen in the mirrored frame, TL TR BR BL on screen
             frame = np.ascontiguousarray(frame[:, ::-1])
             corners = np.array([[frame.shape[1] - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
         if turned:
             corners = np.roll(corners, int(turns.integers(1, 4)), axis=0)
         rect = R.rectify_board(frame, corners)
-        ref = rectify(sc.empty_frame, corners, R.CELL) if reference else None
+        empty = sc.empty_frame
+        if reference and grey:
+            empty = cv2.cvtColor(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        ref = rectify(empty, corners, R.CELL) if reference else None
         reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
         try:
             rd = reader.read(rect)
@@ -414,8 +420,8 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "games", "jheidel", "speed", "photos",
-                                       "photo-games"],
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "speed",
+                                       "photos", "photo-games"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
@@ -472,6 +478,14 @@ def main(argv=None) -> int:
             t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
                               read_values=True, turned=True)
             print(report_renders(f"board seen from another side, {name}, cold, values read", t), flush=True)
+    if a.only in (None, "grey"):
+        # a black-and-white camera (a grey camera mode, a night camera): the values rows' boards
+        # (same seeds, cold, values read) with every frame made grey
+        for role, hard, n, name in runs:
+            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                              read_values=True, grey=True)
+            print(report_renders(f"black-and-white camera, {name}, cold, values read", t), flush=True)
     if a.only in (None, "games"):
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
     if a.only in (None, "jheidel"):

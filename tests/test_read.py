@@ -793,7 +793,7 @@ def _reader_with_square_kinds(kind_of, reference=None) -> R.BoardReader:
         return real(an, pol, cells)
 
     class Squares:
-        def probabilities(self, X, with_reference):
+        def probabilities(self, X, with_reference, grey=False):
             return np.array([SURE[k] if isinstance(k, str) else k for k in map(kind_of, order)])
 
     first_read = reader.read
@@ -1631,3 +1631,38 @@ def test_the_polarity_vote_tries_the_way_with_the_stronger_ink_first_and_stops_w
     tried.clear()
     assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(dark_on_light)) == 1
     assert sorted(tried) in ([1], [-1, 1])
+
+
+# --------------------------------------------------------------------------- black-and-white cameras
+
+
+def _grey(picture: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def test_a_black_and_white_photo_of_a_board_is_located_and_read():
+    from vision.render import random_scene
+
+    sc = random_scene(np.random.default_rng(0), ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
+                      hard=False, n_tiles=40, values={k: str(v) for k, v in EN_VALUES.items()})
+    reading = R.read_image(_grey(sc.frame), ENGLISH, values=EN_VALUES)
+    tiles = [(r, c) for r in range(15) for c in range(15) if sc.labels[r][c] != "."]
+    right = sum(reading.labels[r][c] == sc.labels[r][c] for r, c in tiles)
+    wrong = [(r, c) for r in range(15) for c in range(15) if reading.labels[r][c] not in (sc.labels[r][c], "#")]
+    assert right >= len(tiles) - 1 and not wrong
+
+
+def test_the_square_model_reads_a_picture_without_colour_with_its_grey_nets_where_it_has_them():
+    base = R.default_square_model()
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(5, base.nets["cold"]["mean"].shape[0])).astype(np.float32)
+    xr = rng.normal(size=(5, base.nets["ref"]["mean"].shape[0])).astype(np.float32)
+    plain = R.SquareModel({k: v for k, v in base.nets.items() if k not in R.SquareModel.GREY})
+    # without grey nets a grey picture is read with the colour ones
+    assert np.allclose(plain.probabilities(x, False, grey=True), plain.probabilities(x, False))
+    assert np.allclose(plain.probabilities(xr, True, grey=True), plain.probabilities(xr, True))
+    other = {k: dict(v, b2=v["b2"] + np.float32([3, 0, 0, 0])) for k, v in plain.nets.items()}
+    both = R.SquareModel({**plain.nets, "grey": other["cold"], "grey_ref": other["ref"]})
+    assert not np.allclose(both.probabilities(x, False, grey=True), both.probabilities(x, False))
+    assert np.allclose(both.probabilities(x, False, grey=True), R.SquareModel({"cold": other["cold"]}).probabilities(x, False))
+    assert np.allclose(both.probabilities(xr, True), plain.probabilities(xr, True))   # colour pictures: as before

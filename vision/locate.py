@@ -37,7 +37,7 @@ import numpy as np
 from vision.errors import VisionError
 from vision.geometry import (GRID, PREMIUM_LAYOUT, apply_h, as_corners, cell_size, corner_error, corners_from_h,
                              grid_to_image, is_convex_quad, order_corners, rectify, rotate_corners)
-from vision.pixels import percentiles_u8
+from vision.pixels import colourless, percentiles_u8
 
 __all__ = ["BoardLocation", "BoardProfile", "locate_board", "locate_auto", "locate_markers",
            "locate_from_profile", "refine_corners", "save_profile", "load_profile",
@@ -677,7 +677,7 @@ def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
                refine: bool = True, smooth: float = 0.0, grey: bool = False) -> tuple[BoardLocation | None, dict]:
     """One try at the grid.  ``smooth``: the working picture blurred this much (sigma, working
     pixels) before patches are looked for, so that a very low ``t`` sees faint lines, not noise.
-    ``grey``: the picture has no colour (:func:`_colourless`)."""
+    ``grey``: the picture has no colour (:func:`vision.pixels.colourless`)."""
     small, f = _working(img, side, factor)
     P, S = _cell_blobs(cv2.GaussianBlur(small, (0, 0), smooth) if smooth else small, t)
     info: dict[str, Any] = {"factor": f, "threshold": t, "patches": int(len(P))}
@@ -741,7 +741,7 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
     best: BoardLocation | None = None
     tried = []
-    grey = _colourless(img[::4 * f0, ::4 * f0])
+    grey = colourless(img[::4 * f0, ::4 * f0])
     found: list[BoardLocation] = []
     for f, t, *smooth in attempts:
         loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=grey)
@@ -794,15 +794,6 @@ def _agreed(found: list[BoardLocation], min_confidence: float) -> BoardLocation 
     return None
 
 
-def _colourless(small: np.ndarray) -> bool:
-    """A black-and-white picture (a grey camera mode, a night camera): 99 % of its pixels have
-    channels within 6 levels of each other (a colour cast or a dull board still differs more).
-    ``small``: the picture or a sparse sample of its pixels (every 4th is plenty)."""
-    px = small.reshape(-1, 3).astype(np.int16)
-    spread = px.max(1) - px.min(1)
-    return bool(np.percentile(spread, 99) <= 6)
-
-
 def _check_inside(loc: BoardLocation, name: str, tolerance_cells: float = 0.35) -> None:
     w, h = loc.image_size
     tol = tolerance_cells * loc.cell_px
@@ -833,7 +824,7 @@ def premium_offset(image: np.ndarray, corners, reach: int = 2) -> tuple[int, int
     win = np.lib.stride_tricks.sliding_window_view(lab, (GRID, GRID), axis=(0, 1))
     n = win.shape[0]
     score = _pattern_score(win.transpose(0, 1, 3, 4, 2).reshape(n * n, GRID * GRID, 3),
-                           _colourless(img[::8, ::8]))
+                           colourless(img[::8, ::8]))
     best = float(score.max())
     if not np.isfinite(best) or best < 4.0:        # the locator's own floor for "a board here"
         return None

@@ -9,6 +9,16 @@ import cv2
 import numpy as np
 
 
+def colourless(bgr: np.ndarray) -> bool:
+    """A black-and-white picture (a grey camera mode, a night camera): 99 % of its pixels have
+    channels within 6 levels of each other (a colour cast or a dull board still differs more).
+    ``bgr``: the picture or a sparse sample of its pixels (every 4th is plenty)."""
+    px = np.asarray(bgr)
+    b, g, r = px[..., 0], px[..., 1], px[..., 2]
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)    # >= 0: no wrap
+    return bool(np.count_nonzero(spread > 6) <= 0.01 * spread.size)
+
+
 def percentiles_u8(img: np.ndarray, qs: Iterable[float]) -> list[float]:
     """``np.percentile(img, q)`` (linear interpolation) for each q, for a uint8 picture.
 

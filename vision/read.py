@@ -52,7 +52,7 @@ import numpy as np
 from vision import letters as L
 from vision.errors import VisionError
 from vision.geometry import PREMIUM_LAYOUT
-from vision.pixels import percentiles_u8
+from vision.pixels import colourless, percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
 #: squares carry print ("TRIPLE WORD SCORE", "DL", a star) that can look like letters, so only
@@ -175,7 +175,11 @@ class BoardReading:
 
 class SquareModel:
     """Perceptron: per-square numbers -> (empty, tile, blank, covered); one for cold reading,
-    one for reading against an empty-board reference."""
+    one for reading against an empty-board reference; and, where trained, the same two for
+    pictures without colour (:data:`GREY`: a black-and-white camera, where a blank and an empty
+    square differ in lightness and texture only)."""
+
+    GREY = ("grey", "grey_ref")
 
     def __init__(self, nets: dict):
         self.nets = {k: {n: np.asarray(a, np.float32) for n, a in v.items()} for k, v in nets.items()}
@@ -196,8 +200,13 @@ class SquareModel:
     def save(self, path: str | Path = SQUARES_PATH) -> None:
         np.savez_compressed(path, **{f"{k}__{n}": a for k, v in self.nets.items() for n, a in v.items()})
 
-    def probabilities(self, x: np.ndarray, with_reference: bool) -> np.ndarray:
-        p = self.nets["ref" if with_reference else "cold"]
+    def probabilities(self, x: np.ndarray, with_reference: bool, grey: bool = False) -> np.ndarray:
+        """(n, 4) for the feature rows ``x``; ``grey``: the picture has no colour (its own nets
+        where the model has them, else the colour ones)."""
+        name = "ref" if with_reference else "cold"
+        if grey and self.GREY[with_reference] in self.nets:
+            name = self.GREY[with_reference]
+        p = self.nets[name]
         z = (x - p["mean"]) / p["std"]
         h = np.maximum(z @ p["w1"] + p["b1"], 0)
         lg = h @ p["w2"] + p["b2"]
@@ -1186,7 +1195,7 @@ class BoardReader:
         for r, c in zip(*np.nonzero(printed)):    # clearly an empty premium square (its print)
             conf[r, c] = 0.95
         if cells:
-            P = self.squares.probabilities(X, ref is not None)
+            P = self.squares.probabilities(X, ref is not None, colourless(an.small_bgr[::2, ::2]))
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
