@@ -130,7 +130,8 @@ class Tally:
             setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
-def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, keep: Path | None = None) -> Tally:
+def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, keep: Path | None = None,
+              grey: bool = False) -> Tally:
     game = read_gcg(path)
     events = gcg_to_events(game)
     turns = true_turns(events)
@@ -161,6 +162,8 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
             stand = None if hard else np.random.default_rng(stand_seed)
             frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background,
                                   placement=stand)
+            if grey:     # a black-and-white camera
+                frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
             tally.photos += 1
             if keep is not None:
                 (keep / path.stem).mkdir(parents=True, exist_ok=True)
@@ -240,6 +243,9 @@ def main(argv=None) -> int:
     ap.add_argument("--show", type=int, default=10, help="print this many faults")
     ap.add_argument("--only-game", default="", help="only the games whose file name holds this")
     ap.add_argument("--keep", type=Path, help="keep every photo here, a folder a game (to look at them)")
+    ap.add_argument("--grey", action="store_true", help="a black-and-white camera (every photo made grey)")
+    ap.add_argument("--fonts", choices=["both", "train", "heldout"], default="both",
+                    help="the training fonts' games, the unseen fonts' games, or both (the default)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     folder = SHARED / "gcg"
@@ -262,13 +268,14 @@ def main(argv=None) -> int:
     if args.only_game:
         paths = [p for p in paths if args.only_game in p.name]
     rows = {}
-    for role in ("train", "heldout"):
+    for role in ("train", "heldout") if args.fonts == "both" else (args.fonts,):
         total = Tally()
         for p in paths:
             keep = args.keep / role if args.keep else None
-            total.add(play_game(p, seeds[p] + (1000 if role == "heldout" else 0), role, args.hard, keep=keep))
+            total.add(play_game(p, seeds[p] + (1000 if role == "heldout" else 0), role, args.hard, keep=keep,
+                                grey=args.grey))
         rows[role] = total
-    cam = "hard camera (hand-held)" if args.hard else "standard camera (on a stand)"
+    cam = ("hard camera (hand-held)" if args.hard else "standard camera (on a stand)") + (", black and white" if args.grey else "")
     print(f"{len(paths)} recorded games of ../shared/gcg replayed through the camera, {cam}, seed {args.seed}:")
     for role, t in rows.items():
         fonts = "training fonts" if role == "train" else "fonts never seen"
