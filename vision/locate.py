@@ -49,6 +49,8 @@ WORK_SIDE = 1100
 MIN_CONFIDENCE = 0.35
 FAINT_T, FAINT_SMOOTH = 4, 1.0     # the last tries: a pale board's faint lines (locate_auto)
 GREY_AGREE = 0.5   # squares: two tries on a picture without colour agree (:func:`_agreed`)
+GREY_SURE = 0.5    # ... each at least this confident (lightness alone: a floor's tiles, a chessboard)
+HUELESS_SURE = 0.7  # a colour picture no try found, scored by lightness (:func:`locate_auto`)
 
 MARKER_LAYOUT_PATH = Path(__file__).resolve().parents[1] / "calibration" / "markers" / "layout.json"
 
@@ -753,7 +755,19 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
         if best is not None and best.confidence >= 0.8 and not grey:
             break
     if grey:
-        best = _agreed(found, min_confidence)
+        best = _agreed(found, max(min_confidence, GREY_SURE))
+    elif best is None or best.confidence < min_confidence:
+        # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and a
+        # light print may not part into the red and blue families; scored by lightness as on a
+        # black-and-white picture, taken only where two tries agree, each HUELESS_SURE sure (at
+        # the grey floor, 5 of 30 random coloured floors without a board were taken for one)
+        again = []
+        for f, t, *smooth in attempts:
+            loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=True)
+            tried.append(info)
+            if loc is not None:
+                again.append(loc)
+        best = _agreed(again, HUELESS_SURE) or best
     if best is None or best.confidence < min_confidence:
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
