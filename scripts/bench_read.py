@@ -412,6 +412,16 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+def _cold_values_rows(a, runs, **camera):
+    """(name, figures) for each row of ``runs``: the values rows' boards (the same seeds), read
+    cold with the values, as ``camera`` (mirrored, turned or grey, see :func:`bench_renders`)
+    sees them."""
+    for role, hard, n, name in runs:
+        seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+        yield name, bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                                  read_values=True, **camera)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boards", type=int, default=300)
@@ -461,30 +471,20 @@ def main(argv=None) -> int:
                                       read_values=use)
                     print(report_renders(f"set's values printed, {name}, {'with reference' if ref else 'cold'}, "
                                          f"{'values read' if use else 'values not read'}", t), flush=True)
+    # the values rows' boards (same seeds, cold, values read) seen by another camera:
     if a.only in (None, "mirrored"):
-        # a camera that mirrors its picture (phone-as-webcam apps, front cameras): the values
-        # rows' boards (same seeds, cold, values read) with every frame flipped left to right
-        for role, hard, n, name in runs:
-            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                              read_values=True, mirrored=True)
+        # one that mirrors its picture (phone-as-webcam apps, front cameras): every frame
+        # flipped left to right
+        for name, t in _cold_values_rows(a, runs, mirrored=True):
             print(report_renders(f"mirrored camera, {name}, cold, values read", t)
                   + f"; found mirrored on {t.get('mirrored_found', 0)}/{t['boards']}", flush=True)
     if a.only in (None, "turned"):
-        # the camera at another side of the table: the values rows' boards (same seeds, cold,
-        # values read), each seen from a random one of the other three sides
-        for role, hard, n, name in runs:
-            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                              read_values=True, turned=True)
+        # one at another side of the table: each board seen from a random one of the other three
+        for name, t in _cold_values_rows(a, runs, turned=True):
             print(report_renders(f"board seen from another side, {name}, cold, values read", t), flush=True)
     if a.only in (None, "grey"):
-        # a black-and-white camera (a grey camera mode, a night camera): the values rows' boards
-        # (same seeds, cold, values read) with every frame made grey
-        for role, hard, n, name in runs:
-            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-            t = bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                              read_values=True, grey=True)
+        # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
+        for name, t in _cold_values_rows(a, runs, grey=True):
             print(report_renders(f"black-and-white camera, {name}, cold, values read", t), flush=True)
     if a.only in (None, "games"):
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
