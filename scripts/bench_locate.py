@@ -17,6 +17,8 @@ Sections:
   rectified grids, to LOOK at.
 * grey: the quanyuan and jheidel pictures made black and white (a grey camera mode): found
   right, refused, found wrong.
+* noboard: pictures without a board (tables, floors of coloured tiles, chessboards), in colour
+  and grey: any grid found is a false board.
 * synthetic: every board style of vision.frames.render_board, random views.
 * speed: one core (cv2.setNumThreads(1)), 1920x1080 frames: locate + rectify, and a tracked
   re-read (board still / nudged); wall-clock and CPU (thread) time, median and 90th percentile.
@@ -250,6 +252,41 @@ def bench_grey(quick: bool) -> dict:
     return out
 
 
+def bench_no_board() -> dict:
+    """Pictures without a board, in colour and made grey: 40 tables, 30 floors of random
+    coloured tiles (a lattice of squares with print-like colours), 10 chessboards of random
+    colours.  Any grid found is a false board."""
+    from vision.frames import _table
+
+    pictures = [(f"table{s}", _table((720, 1280), np.random.default_rng(s))) for s in range(40)]
+    for s in range(30):
+        rng = np.random.default_rng(100 + s)
+        sq, n = int(rng.integers(25, 50)), int(rng.integers(12, 20))
+        palette = rng.integers(0, 256, (4, 3)).astype(np.uint8)
+        floor = cv2.resize(palette[rng.choice(4, size=(n, n), p=[0.6, 0.15, 0.15, 0.1])], (n * sq, n * sq),
+                           interpolation=cv2.INTER_NEAREST)
+        floor[::sq] = rng.integers(40, 220)
+        floor[:, ::sq] = rng.integers(40, 220)
+        img = np.full((720, 1280, 3), int(rng.integers(60, 200)), np.uint8)
+        side = min(700, n * sq)
+        img[10:10 + side, 100:100 + side] = floor[:side, :side]
+        pictures.append((f"floor{s}", img))
+    for s in range(10):
+        rng = np.random.default_rng(200 + s)
+        a, b = rng.integers(0, 256, 3), rng.integers(0, 256, 3)
+        squares = (np.indices((600, 600)) // 40).sum(0) % 2
+        img = np.full((720, 1280, 3), 120, np.uint8)
+        img[60:660, 340:940] = np.where(squares[..., None] == 1, a, b).astype(np.uint8)
+        pictures.append((f"chess{s}", img))
+    pictures += [(f"{name}-grey", _grey(img)) for name, img in pictures]
+    false = []
+    for name, img in pictures:
+        loc, _, _ = _timed(locate_auto, img, name)
+        if not isinstance(loc, VisionError):
+            false.append(f"{name} ({loc.confidence})")
+    return {"pictures": len(pictures), "false_boards": len(false), "which": false}
+
+
 def bench_synthetic(n: int) -> dict:
     out = {}
     for style in BOARD_STYLES:
@@ -314,13 +351,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark the board locator.")
     ap.add_argument("--quick", action="store_true", help="subset of frames")
     ap.add_argument("--out", type=Path, help="folder for overlays / contact sheet / results.json")
-    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "synthetic", "speed"],
+    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed"],
                     action="append")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    parts = args.only or ["quanyuan", "tracking", "jheidel", "grey", "synthetic", "speed"]
+    parts = args.only or ["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed"]
     results = {}
     if "quanyuan" in parts:
         results["quanyuan"] = bench_quanyuan(args.quick)
@@ -330,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         results["jheidel"] = bench_jheidel(args.out)
     if "grey" in parts:
         results["black_and_white"] = bench_grey(args.quick)
+    if "noboard" in parts:
+        results["no_board"] = bench_no_board()
     if "synthetic" in parts:
         results["synthetic"] = bench_synthetic(6 if args.quick else 20)
     if "speed" in parts:
