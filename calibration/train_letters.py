@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from vision import letters as L  # noqa: E402
 from vision import read as R  # noqa: E402
 from vision.geometry import rectify  # noqa: E402
+from vision.pixels import black_and_white  # noqa: E402
 from vision.render import font_paths, random_scene  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -576,7 +577,7 @@ def _square_job(args):
         sc, rect, ref = scene_rect(rng, fonts, letters, with_reference=True, n_tiles=int(rng.integers(0, 120)),
                                    hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12)
         if grey:
-            rect, ref = (cv2.cvtColor(cv2.cvtColor(x, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for x in (rect, ref))
+            rect, ref = (black_and_white(x) for x in (rect, ref))
         try:
             an = R.Analysis(rect)
             R._check_picture(an)

@@ -42,6 +42,7 @@ from vision.errors import VisionError  # noqa: E402
 from vision.frames import BOARD_STYLES, render_board  # noqa: E402
 from vision.geometry import apply_h, corner_error, grid_to_image, image_to_grid, rectify, GRID_CORNERS  # noqa: E402
 from vision.locate import locate_auto  # noqa: E402
+from vision.pixels import black_and_white  # noqa: E402
 from vision.track import BoardTracker  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -208,11 +209,7 @@ def bench_jheidel(out_dir: Path | None) -> dict:
             "low_confidence": {k: v["confidence"] for k, v in res.items() if v["found"] and v["confidence"] < 0.8}}
 
 
-def _grey(img: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-
-
-def bench_grey(quick: bool) -> dict:
+def benchblack_and_white(quick: bool) -> dict:
     """The same real pictures made black and white (a grey camera mode, a night camera): the
     quanyuan frames against their annotated corners, the jheidel photos against the grid the
     locator finds in colour (each checked by eye); found right / refused / found wrong."""
@@ -227,7 +224,7 @@ def bench_grey(quick: bool) -> dict:
             for a in anns[::8] if quick else anns:
                 img = cv2.imread(str(root / split / names[a["image_id"]]))
                 truth = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
-                loc, _, _ = _timed(locate_auto, _grey(img), names[a["image_id"]])
+                loc, _, _ = _timed(locate_auto, black_and_white(img), names[a["image_id"]])
                 if isinstance(loc, VisionError):
                     refused += 1
                 elif corner_error(loc.corners, truth) <= 0.5:
@@ -241,7 +238,7 @@ def bench_grey(quick: bool) -> dict:
         for f in sorted(root.glob("*.jpg")):
             img = cv2.imread(str(f))
             colour, _, _ = _timed(locate_auto, img, f.name)
-            loc, _, _ = _timed(locate_auto, _grey(img), f.name)
+            loc, _, _ = _timed(locate_auto, black_and_white(img), f.name)
             if isinstance(loc, VisionError) or isinstance(colour, VisionError):
                 refused += 1
             elif corner_error(loc.corners, colour.corners) <= 0.5:
@@ -256,29 +253,12 @@ def bench_no_board() -> dict:
     """Pictures without a board, in colour and made grey: 40 tables, 30 floors of random
     coloured tiles (a lattice of squares with print-like colours), 10 chessboards of random
     colours.  Any grid found is a false board."""
-    from vision.frames import _table
+    from vision.frames import _table, chessboard, tiled_floor
 
     pictures = [(f"table{s}", _table((720, 1280), np.random.default_rng(s))) for s in range(40)]
-    for s in range(30):
-        rng = np.random.default_rng(100 + s)
-        sq, n = int(rng.integers(25, 50)), int(rng.integers(12, 20))
-        palette = rng.integers(0, 256, (4, 3)).astype(np.uint8)
-        floor = cv2.resize(palette[rng.choice(4, size=(n, n), p=[0.6, 0.15, 0.15, 0.1])], (n * sq, n * sq),
-                           interpolation=cv2.INTER_NEAREST)
-        floor[::sq] = rng.integers(40, 220)
-        floor[:, ::sq] = rng.integers(40, 220)
-        img = np.full((720, 1280, 3), int(rng.integers(60, 200)), np.uint8)
-        side = min(700, n * sq)
-        img[10:10 + side, 100:100 + side] = floor[:side, :side]
-        pictures.append((f"floor{s}", img))
-    for s in range(10):
-        rng = np.random.default_rng(200 + s)
-        a, b = rng.integers(0, 256, 3), rng.integers(0, 256, 3)
-        squares = (np.indices((600, 600)) // 40).sum(0) % 2
-        img = np.full((720, 1280, 3), 120, np.uint8)
-        img[60:660, 340:940] = np.where(squares[..., None] == 1, a, b).astype(np.uint8)
-        pictures.append((f"chess{s}", img))
-    pictures += [(f"{name}-grey", _grey(img)) for name, img in pictures]
+    pictures += [(f"floor{s}", tiled_floor(np.random.default_rng(100 + s))) for s in range(30)]
+    pictures += [(f"chess{s}", chessboard(np.random.default_rng(200 + s))) for s in range(10)]
+    pictures += [(f"{name}-grey", black_and_white(img)) for name, img in pictures]
     false = []
     for name, img in pictures:
         loc, _, _ = _timed(locate_auto, img, name)
@@ -366,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     if "jheidel" in parts:
         results["jheidel"] = bench_jheidel(args.out)
     if "grey" in parts:
-        results["black_and_white"] = bench_grey(args.quick)
+        results["black_and_white"] = benchblack_and_white(args.quick)
     if "noboard" in parts:
         results["no_board"] = bench_no_board()
     if "synthetic" in parts:

@@ -46,6 +46,7 @@ SHARED = ROOT.parent / "shared"
 from vision import letters as L  # noqa: E402
 from vision import read as R  # noqa: E402
 from vision.geometry import rectify  # noqa: E402
+from vision.pixels import black_and_white  # noqa: E402
 from vision.render import font_paths, random_scene  # noqa: E402
 
 ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -130,7 +131,7 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
         frame = sc.frame
         if grey:
-            frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            frame = black_and_white(frame)
         if mirrored:         # the grid's corners as seen in the mirrored frame, TL TR BR BL on screen
             frame = np.ascontiguousarray(frame[:, ::-1])
             corners = np.array([[frame.shape[1] - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
@@ -139,7 +140,7 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
         rect = R.rectify_board(frame, corners)
         empty = sc.empty_frame
         if reference and grey:
-            empty = cv2.cvtColor(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            empty = black_and_white(empty)
         ref = rectify(empty, corners, R.CELL) if reference else None
         reader = R.BoardReader(alphabet, reference=ref, values=printed if read_values else None)
         try:

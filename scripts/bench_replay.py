@@ -57,6 +57,7 @@ from companion.gcg import gcg_to_events, read_gcg  # noqa: E402
 from companion.replay import CameraTable  # noqa: E402
 from companion.tiles import get_tileset  # noqa: E402
 from vision.frames import Frame  # noqa: E402
+from vision.pixels import black_and_white  # noqa: E402
 from vision.render import (font_paths, photograph, random_background, random_board_style, random_camera,  # noqa: E402
                            random_tile_style, render_board)
 
@@ -163,7 +164,7 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
             frame, _ = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))), background,
                                   placement=stand)
             if grey:     # a black-and-white camera
-                frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+                frame = black_and_white(frame)
             tally.photos += 1
             if keep is not None:
                 (keep / path.stem).mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from vision.errors import VisionError
+from vision.pixels import black_and_white
 from vision.frames import BOARD_STYLES, render_board
 from vision.geometry import GRID, apply_h, cell_size, corner_error, order_corners, rectify, rotate_corners
 from vision.locate import (BoardLocation, BoardProfile, find_markers, load_profile, locate_auto,
@@ -158,7 +159,7 @@ def test_a_black_and_white_picture_is_located_by_the_lightness_of_its_premium_sq
     """A grey camera mode or a night camera: the premium prints differ from the plain squares in
     lightness, red and blue alike, and where they lie places the grid."""
     img, truth = _board(style, 3, tilt_deg=10, rotation_deg=5, tiles=0.2)
-    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    grey = black_and_white(img)
     loc = locate_auto(grey, "bw.jpg")
     assert corner_error(loc.corners, truth) < 0.5
 
@@ -233,35 +234,26 @@ def test_a_board_whose_prints_have_no_hue_is_found_by_their_lightness():
 
 @pytest.mark.parametrize("seed", [0, 3, 5, 11, 25])
 def test_a_floor_of_coloured_tiles_is_no_board_in_colour_or_in_grey(seed):
-    rng = np.random.default_rng(100 + seed)
-    sq, n = int(rng.integers(25, 50)), int(rng.integers(12, 20))
-    palette = rng.integers(0, 256, (4, 3)).astype(np.uint8)
-    floor = cv2.resize(palette[rng.choice(4, size=(n, n), p=[0.6, 0.15, 0.15, 0.1])], (n * sq, n * sq),
-                       interpolation=cv2.INTER_NEAREST)
-    floor[::sq] = rng.integers(40, 220)
-    floor[:, ::sq] = rng.integers(40, 220)
-    img = np.full((720, 1280, 3), int(rng.integers(60, 200)), np.uint8)
-    side = min(700, n * sq)
-    img[10:10 + side, 100:100 + side] = floor[:side, :side]
-    for picture in (img, cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)):
+    from vision.frames import tiled_floor
+
+    img = tiled_floor(np.random.default_rng(100 + seed))
+    for picture in (img, black_and_white(img)):
         with pytest.raises(VisionError, match="no Scrabble board"):
             locate_auto(picture, "floor.jpg")
 
 
 def test_a_black_and_white_chessboard_is_not_a_scrabble_board():
-    rng = np.random.default_rng(203)
-    sq, a, b = 40, rng.integers(0, 256, 3), rng.integers(0, 256, 3)
-    squares = (np.indices((15 * sq, 15 * sq)) // sq).sum(0) % 2
-    img = np.full((720, 1280, 3), 120, np.uint8)
-    img[60:660, 340:940] = np.where(squares[..., None] == 1, a, b).astype(np.uint8)
-    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    from vision.frames import chessboard
+
+    img = chessboard(np.random.default_rng(203))
+    grey = black_and_white(img)
     with pytest.raises(VisionError, match="no Scrabble board"):
         locate_auto(grey, "chess.jpg")
 
 
 def test_a_dull_board_under_a_colour_cast_is_not_called_colourless():
     img, truth = _board("classic", 3, tilt_deg=10, rotation_deg=5, tiles=0.2)
-    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR).astype(np.float32)
+    grey = black_and_white(img).astype(np.float32)
     dull = (0.75 * grey + 0.25 * img * np.float32([0.8, 0.95, 1.15])).clip(0, 255).astype(np.uint8)
     loc = locate_auto(dull, "dull.jpg")
     assert corner_error(loc.corners, truth) < 0.5

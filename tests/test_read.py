@@ -15,6 +15,7 @@ import pytest
 from vision import read as R
 from vision.errors import VisionError
 from vision.geometry import rectify
+from vision.pixels import black_and_white
 from vision.render import BoardStyle, TileStyle, font_paths, render_board, tile_face
 
 ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -1636,16 +1637,12 @@ def test_the_polarity_vote_tries_the_way_with_the_stronger_ink_first_and_stops_w
 # --------------------------------------------------------------------------- black-and-white cameras
 
 
-def _grey(picture: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-
-
 def test_a_black_and_white_photo_of_a_board_is_located_and_read():
     from vision.render import random_scene
 
     sc = random_scene(np.random.default_rng(0), ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
                       hard=False, n_tiles=40, values={k: str(v) for k, v in EN_VALUES.items()})
-    reading = R.read_image(_grey(sc.frame), ENGLISH, values=EN_VALUES)
+    reading = R.read_image(black_and_white(sc.frame), ENGLISH, values=EN_VALUES)
     tiles = [(r, c) for r in range(15) for c in range(15) if sc.labels[r][c] != "."]
     right = sum(reading.labels[r][c] == sc.labels[r][c] for r, c in tiles)
     wrong = [(r, c) for r in range(15) for c in range(15) if reading.labels[r][c] not in (sc.labels[r][c], "#")]

@@ -646,6 +646,30 @@ def _table(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return np.ascontiguousarray(np.clip(out, 0, 255).astype(np.uint8))
 
 
+def tiled_floor(rng: np.random.Generator, shape: tuple[int, int] = (720, 1280)) -> np.ndarray:
+    """A picture without a board that has a board's look: a floor of 12-19 x 12-19 square tiles,
+    four random colours (one commonest, like plain squares and prints), grout lines between."""
+    sq, n = int(rng.integers(25, 50)), int(rng.integers(12, 20))
+    palette = rng.integers(0, 256, (4, 3)).astype(np.uint8)
+    floor = cv2.resize(palette[rng.choice(4, size=(n, n), p=[0.6, 0.15, 0.15, 0.1])], (n * sq, n * sq),
+                       interpolation=cv2.INTER_NEAREST)
+    floor[::sq] = rng.integers(40, 220)
+    floor[:, ::sq] = rng.integers(40, 220)
+    img = np.full(shape + (3,), int(rng.integers(60, 200)), np.uint8)
+    side = min(shape[0] - 20, n * sq)
+    img[10:10 + side, 100:100 + side] = floor[:side, :side]
+    return img
+
+
+def chessboard(rng: np.random.Generator, shape: tuple[int, int] = (720, 1280)) -> np.ndarray:
+    """A picture without a board: a 15 x 15 chequer of two random colours, 40 px squares."""
+    a, b = rng.integers(0, 256, 3), rng.integers(0, 256, 3)
+    squares = (np.indices((600, 600)) // 40).sum(0) % 2
+    img = np.full(shape + (3,), 120, np.uint8)
+    img[60:660, 340:940] = np.where(squares[..., None] == 1, a, b).astype(np.uint8)
+    return img
+
+
 def render_board(style: str = "classic", *, rng: np.random.Generator | None = None, size=(1280, 720),
                  tilt_deg: float | None = None, rotation_deg: float | None = None, tiles: float | None = None,
                  fill: float | None = None, offset: tuple[float, float] | None = None, blur: float = 0.0,

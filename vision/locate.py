@@ -741,33 +741,32 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     # last, for a pale board whose faint light lines a noisy or blurred photo hides (cream
     # squares, white lines): the picture smoothed, and patches of nearly one colour
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
-    best: BoardLocation | None = None
     tried = []
-    grey = colourless(img[::4 * f0, ::4 * f0])
-    found: list[BoardLocation] = []
-    for f, t, *smooth in attempts:
-        loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=grey)
-        tried.append(info)
-        if loc is not None:
-            found.append(loc)
-        if loc is not None and (best is None or loc.confidence > best.confidence):
-            best = loc
-        if best is not None and best.confidence >= 0.8 and not grey:
-            break
-    if grey:
-        best = _agreed(found, max(min_confidence, GREY_SURE))
-    elif best is None or best.confidence < min_confidence:
-        # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and a
-        # light print may not part into the red and blue families; scored by lightness as on a
-        # black-and-white picture, taken only where two tries agree, each HUELESS_SURE sure (at
-        # the grey floor, 5 of 30 random coloured floors without a board were taken for one)
-        again = []
+
+    def tries(by_lightness: bool, until_sure: bool) -> list[BoardLocation]:
+        """The grids the attempts find (``until_sure``: stop at the first 0.8 sure)."""
+        found = []
         for f, t, *smooth in attempts:
-            loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=True)
+            loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=by_lightness)
             tried.append(info)
             if loc is not None:
-                again.append(loc)
-        best = _agreed(again, HUELESS_SURE) or best
+                found.append(loc)
+                if until_sure and loc.confidence >= 0.8:
+                    break
+        return found
+
+    grey = colourless(img[::4 * f0, ::4 * f0])
+    if grey:
+        best = _agreed(tries(True, False), max(min_confidence, GREY_SURE))
+    else:
+        best = max(tries(False, True), key=lambda loc: loc.confidence, default=None)
+        if best is None or best.confidence < min_confidence:
+            # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and
+            # a light print may not part into the red and blue families; scored by lightness as
+            # on a black-and-white picture, taken only where two tries agree, each HUELESS_SURE
+            # sure (at the grey floor, 5 of 30 random coloured floors without a board were taken
+            # for one)
+            best = _agreed(tries(True, False), HUELESS_SURE) or best
     if best is None or best.confidence < min_confidence:
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)

@@ -9,6 +9,12 @@ import cv2
 import numpy as np
 
 
+def black_and_white(bgr: np.ndarray) -> np.ndarray:
+    """The picture a black-and-white camera would take of the same scene (its lightness, in all
+    three channels): what the benchmarks and tests make of colour pictures."""
+    return cv2.cvtColor(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 def colourless(bgr: np.ndarray) -> bool:
     """A black-and-white picture (a grey camera mode, a night camera): 99 % of its pixels have
     channels within 6 levels of each other (a colour cast or a dull board still differs more).
