@@ -675,11 +675,10 @@ def _confidence(best: float, second: float) -> float:
     return round(strength * (0.4 + 0.6 * lead), 3)
 
 
-def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
-               refine: bool = True, smooth: float = 0.0, grey: bool = False) -> tuple[BoardLocation | None, dict]:
-    """One try at the grid.  ``smooth``: the working picture blurred this much (sigma, working
-    pixels) before patches are looked for, so that a very low ``t`` sees faint lines, not noise.
-    ``grey``: the picture has no colour (:func:`vision.pixels.colourless`)."""
+def _lattice_try(img: np.ndarray, factor: int | None, t: int, side: int, smooth: float = 0.0):
+    """The first half of one try at the grid: patches and their lattice, ((small, f, h, inliers,
+    coordinates) or None, info).  ``smooth``: the working picture blurred this much (sigma,
+    working pixels) before patches are looked for, so that a very low ``t`` sees faint lines."""
     small, f = _working(img, side, factor)
     P, S = _cell_blobs(cv2.GaussianBlur(small, (0, 0), smooth) if smooth else small, t)
     info: dict[str, Any] = {"factor": f, "threshold": t, "patches": int(len(P))}
@@ -689,12 +688,20 @@ def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
     if lat is None:
         info["why"] = "no grid of squares"
         return None, info
-    h, inl, r = lat
-    info["cells"] = int(inl.sum())
+    info["cells"] = int(lat[1].sum())
+    return (small, f) + tuple(lat), info
+
+
+def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
+           refine: bool = True) -> BoardLocation | None:
+    """The second half of a try: which window of the lattice the premium pattern marks, the
+    grid's corners from it, refined.  ``grey``: scored by lightness alone (a picture without
+    colour, :func:`vision.pixels.colourless`).  ``info`` is filled in; None: no grid."""
+    small, f, h, inl, r = lat
     fits, _ = _premium_fit(small, h, r[inl], grey)
     if not fits:
         info["why"] = "grid too large"
-        return None, info
+        return None
     best = fits[0]
     second = fits[1][0] if len(fits) > 1 else 0.0
     info.update(score=round(best[0], 2), second=round(second, 2))
@@ -706,7 +713,7 @@ def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
     corners = corners_from_h(hg) * f + (f - 1) / 2.0  # working pixel centres -> full-size pixels
     if not np.all(np.isfinite(corners)) or not is_convex_quad(corners, 8):
         info["why"] = "degenerate grid"
-        return None, info
+        return None
     if refine and conf >= MIN_CONFIDENCE:
         refined = False
         for tt in (t, -12 if t > 0 else 14):
@@ -719,7 +726,7 @@ def _auto_once(img: np.ndarray, factor: int | None, t: int, side: int,
         if not refined and info["cells"] < 40:
             conf = round(conf * 0.6, 3)  # few squares seen and no second look: geometry uncertain
     corners = order_corners(corners)
-    return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info), info
+    return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info)
 
 
 def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool = False,
@@ -742,31 +749,32 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     # squares, white lines): the picture smoothed, and patches of nearly one colour
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
     tried = []
-
-    def tries(by_lightness: bool, until_sure: bool) -> list[BoardLocation]:
-        """The grids the attempts find (``until_sure``: stop at the first 0.8 sure)."""
-        found = []
-        for f, t, *smooth in attempts:
-            loc, info = _auto_once(img, f, t, WORK_SIDE, smooth=smooth[0] if smooth else 0.0, grey=by_lightness)
-            tried.append(info)
-            if loc is not None:
-                found.append(loc)
-                if until_sure and loc.confidence >= 0.8:
-                    break
-        return found
-
+    # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and a light
+    # print may not part into the red and blue families; a try whose colour score places no board
+    # is scored by lightness too, as a black-and-white picture (on the lattice already found)
+    by_lightness: list[BoardLocation] = []
     grey = colourless(img[::4 * f0, ::4 * f0])
+    found: list[BoardLocation] = []
+    for f, t, *smooth in attempts:
+        lat, info = _lattice_try(img, f, t, WORK_SIDE, smooth[0] if smooth else 0.0)
+        tried.append(info)
+        loc = None if lat is None else _place(img, lat, t, info, grey)
+        if loc is not None:
+            found.append(loc)
+            if loc.confidence >= 0.8 and not grey:
+                break
+        if lat is not None and not grey and (loc is None or loc.confidence < min_confidence):
+            again = _place(img, lat, t, dict(info), grey=True)
+            if again is not None:
+                by_lightness.append(again)
     if grey:
-        best = _agreed(tries(True, False), max(min_confidence, GREY_SURE))
+        best = _agreed(found, max(min_confidence, GREY_SURE))
     else:
-        best = max(tries(False, True), key=lambda loc: loc.confidence, default=None)
+        best = max(found, key=lambda loc: loc.confidence, default=None)
         if best is None or best.confidence < min_confidence:
-            # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and
-            # a light print may not part into the red and blue families; scored by lightness as
-            # on a black-and-white picture, taken only where two tries agree, each HUELESS_SURE
-            # sure (at the grey floor, 5 of 30 random coloured floors without a board were taken
-            # for one)
-            best = _agreed(tries(True, False), HUELESS_SURE) or best
+            # taken only where two tries agree, each HUELESS_SURE sure (at the grey floor, 5 of 30
+            # random coloured floors without a board were taken for one)
+            best = _agreed(by_lightness, HUELESS_SURE) or best
     if best is None or best.confidence < min_confidence:
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
