@@ -20,6 +20,8 @@ Parts:
   doubts a letter, as ``companion vision read`` does);
 * locate + rectify + read time on 1920x1080 frames (one core), and re-read time with the board
   tracked and unchanged squares reused;
+* ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
+  board round the square, small, binarised (how crops cut by hand from photos may look);
 * the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
   with tesseract (single-character mode, whitelist, Otsu) for comparison;
 * what it reads on a few ../shared/photos/jheidel photos (corners marked by hand below).
@@ -273,6 +275,61 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
             f"tracked re-read (rectify+read) {np.median(reread):.1f} ms median")
 
 
+# How someone might cut tile crops by hand from photos (``companion vision classify`` does not
+# know): name -> (board round the square, x its side each way; side in px; binarised by Otsu)
+LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False), "tight 32 px": (0.0, 32, False),
+                  "square + 10 %, 40 px": (0.10, 40, False), "square + 15 %, 64 px": (0.15, 64, False),
+                  "square + 30 %, 96 px": (0.30, 96, False), "binarised, square + 5 %, 36 px": (0.05, 36, True)}
+
+
+def bench_lone_crops(boards: int, seed: int) -> str:
+    """`vision classify` on lone crops of rendered boards' tiles, cut in each of LONE_CROP_CUTS:
+    the best letter (right / wrong), with the reader's abstention (right / '#' / wrong), and on
+    crops of empty squares the share read as a letter; training fonts and fonts never seen
+    (hard and standard cameras alternating, 12 tiles and 12 empty squares a board)."""
+    model = L.default_model()
+    lines = []
+    for role in ("train", "heldout"):
+        rng = np.random.default_rng(seed + (10 if role == "heldout" else 0))
+        got = {k: [] for k in LONE_CROP_CUTS}         # (truth, best, abstained) per crop
+        for b in range(boards):
+            sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
+                              values={k: str(v) for k, v in EN_VALUES.items()})
+            cell = 64
+            rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+            clear = [(r, c) for r in range(15) for c in range(15) if sc.covered[r, c] <= 0.02]
+            tiles = [rc for rc in clear if sc.labels[rc[0]][rc[1]] in ENGLISH][:12]
+            empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
+            empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
+            for r, c in tiles + empty:
+                for k, (pad, side, binarised) in LONE_CROP_CUTS.items():
+                    p = int(pad * cell)
+                    y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+                    crop = cv2.resize(rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p], (side, side),
+                                      interpolation=cv2.INTER_AREA)
+                    if binarised:
+                        _, bw = cv2.threshold(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), 0, 255,
+                                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+                        crop = cv2.cvtColor(bw, cv2.COLOR_GRAY2BGR)
+                    best, _ = R.classify_tile(crop, ENGLISH, None, model, min_letter=0.0, min_margin=0.0)
+                    sure, _ = R.classify_tile(crop, ENGLISH, None, model)
+                    got[k].append((sc.labels[r][c], best, sure))
+        lines.append(f"lone crops of rendered tiles, {'training fonts' if role == 'train' else 'fonts never seen'} "
+                     f"({boards} boards):")
+        for k, rows in got.items():
+            t = [x for x in rows if x[0] != "."]
+            e = [x for x in rows if x[0] == "."]
+            right = sum(b == tr for tr, b, _ in t) / len(t)
+            s_right = sum(s == tr for tr, _, s in t) / len(t)
+            s_unread = sum(s == R.COVERED for _, _, s in t) / len(t)
+            e_letter = sum(b in ENGLISH for _, b, _ in e) / max(1, len(e))
+            e_sure = sum(s in ENGLISH for _, _, s in e) / max(1, len(e))
+            lines.append(f"  {k:32s} best letter right {right:.4f} ({len(t)} tiles); with --abstain right "
+                         f"{s_right:.4f}, '#' {s_unread:.4f}, wrong {1 - s_right - s_unread:.4f}; empty squares "
+                         f"read a letter {e_letter:.4f} (--abstain {e_sure:.4f}, {len(e)})")
+    return "\n".join(lines)
+
+
 def bench_jheidel(tesseract: bool, limit: int = 0) -> str:
     base = SHARED / "crops" / "jheidel"
     if not base.is_dir():
@@ -431,7 +488,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "speed",
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed",
                                        "photos", "photo-games"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
@@ -491,6 +548,8 @@ def main(argv=None) -> int:
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
+    if a.only in (None, "crops"):
+        print(bench_lone_crops(max(10, a.boards // 7), a.seed + 500), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:
         print(bench_speed(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "photos") and not a.skip_photos:

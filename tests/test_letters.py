@@ -15,6 +15,7 @@ from vision import read as R
 from vision.render import TileStyle, font_paths, tile_face
 
 ENGLISH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+EN_VALUES = (1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10)   # A..Z
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 FONTS = font_paths("basic")
 pytestmark = pytest.mark.skipif(not FONTS, reason="DejaVu fonts (fonts-dejavu-core) not installed")
@@ -235,6 +236,74 @@ def test_rendered_tiles_read_right(face, ink):
         right += gu.label == ch
     assert right >= 25, f"{right}/26"
 
+
+
+def _lone_crops(pad: float, side: int, boards: int = 3, seed: int = 21) -> list[tuple[str, np.ndarray]]:
+    """(letter, crop) for the uncovered letter tiles of rendered boards, each cut as someone
+    cutting crops by hand might: the square and ``pad`` of its side of board round it (the
+    neighbours' edges, grid lines, premium colours), scaled to ``side`` px."""
+    from vision.geometry import rectify
+    from vision.render import random_scene
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for b in range(boards):
+        sc = random_scene(rng, ENGLISH, FONTS, size=(1920, 1080), cell=56, hands=0, hard=bool(b % 2),
+                          values={ch: str(v) for ch, v in zip(ENGLISH, EN_VALUES)})
+        cell = 64
+        rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+        p = int(pad * cell)
+        for r, c in [(r, c) for r in range(15) for c in range(15)
+                     if sc.labels[r][c] in ENGLISH and sc.covered[r, c] <= 0.02][:10]:
+            y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+            crop = rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p]
+            out.append((sc.labels[r][c], cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)))
+    return out
+
+
+@pytest.mark.parametrize("pad,side", [(0.0, 64), (0.15, 64), (0.3, 96)], ids=["tight", "margin-15%", "margin-30%"])
+def test_a_lone_crop_reads_its_letter_however_it_was_framed(pad, side):
+    """`vision classify` does not know how a crop was cut: a tight cut of the tile and a cut
+    with the board round it both read (read only as cut, the margins read 63-80 %)."""
+    crops = _lone_crops(pad, side)
+    right = sum(L.classify_lone_crop(crop, ENGLISH).label == ch for ch, crop in crops)
+    assert right >= 0.93 * len(crops), f"{right}/{len(crops)}"
+
+
+def test_a_lone_crop_is_framed_as_the_reader_cuts_a_square():
+    crop = np.zeros((40, 40, 3), np.uint8)
+    crop[10:30, 10:30] = 255
+    wide = L.framed(crop, 1.5)                   # 10 px of replicated edge each way, then scaled
+    assert wide.shape == (L.BOARD_CROP, L.BOARD_CROP, 3)
+    assert wide[25, 25].tolist() == [255, 255, 255] and wide[5, 5].tolist() == [0, 0, 0]
+    middle = L.framed(crop, 0.5)                 # the middle 20 px: all white
+    assert middle.shape == (L.BOARD_CROP, L.BOARD_CROP, 3) and middle.min() == 255
+    assert L.BOARD_CROP == R.crop_size()
+
+
+def test_another_framings_letter_needs_a_lead_and_a_second_framing(monkeypatch):
+    """The crop as cut keeps its letter unless another framing is AS_CUT_LEAD surer, at least
+    FRAMED_FLOOR sure, and a second framing reads that letter too: one framing alone can read a neighbour's edge or a
+    clipped letter (an R cut to its middle reads H)."""
+    crop = np.full((40, 40, 3), 200, np.uint8)
+
+    def readings(*labels):
+        seq = iter(labels)
+        return lambda *a, **k: L.LetterGuess(*next(seq), None, [])
+
+    n = len(L.LONE_FRAMINGS)
+    monkeypatch.setattr(L, "classify_crop", readings(("R", 0.7), ("H", 0.99), *[(L.NONE, 0.9)] * (n - 1)))
+    assert L.classify_lone_crop(crop, ENGLISH).label == "R"
+    monkeypatch.setattr(L, "classify_crop", readings(("R", 0.7), ("H", 0.99), ("H", 0.95), *[(L.NONE, 0.9)] * (n - 2)))
+    assert L.classify_lone_crop(crop, ENGLISH).label == "H"
+    monkeypatch.setattr(L, "classify_crop", readings(("R", 0.8), ("H", 0.95), ("H", 0.95), *[(L.NONE, 0.9)] * (n - 2)))
+    assert L.classify_lone_crop(crop, ENGLISH).label == "R"           # not 0.2 surer
+    monkeypatch.setattr(L, "classify_crop", readings((L.NONE, 0.9), ("W", 0.6), ("W", 0.5), *[(L.NONE, 0.9)] * (n - 2)))
+    assert L.classify_lone_crop(crop, ENGLISH).label == "W"           # no letter as cut
+    monkeypatch.setattr(L, "classify_crop", readings((L.NONE, 0.9), ("W", 0.45), ("W", 0.45), *[(L.NONE, 0.9)] * (n - 2)))
+    assert L.classify_lone_crop(crop, ENGLISH).label == L.NONE         # under FRAMED_FLOOR: print, no letter
+    monkeypatch.setattr(L, "classify_crop", readings(("", 1.0), *[(L.NONE, 0.9)] * n))
+    assert L.classify_lone_crop(crop, ENGLISH).label == ""            # no letter anywhere: as cut
 
 def test_alphabet_is_a_parameter():
     crop = tile_crop("Ö")

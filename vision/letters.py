@@ -947,6 +947,63 @@ def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = No
     return max(guesses, key=lambda q: (q.label not in (ROT, NONE), q.confidence))
 
 
+# A lone crop's framing is not known: a tight cut of the tile, the square with some board round
+# it, or a wider cut with the neighbours' edges and letters at its sides.  The letter model
+# learnt letters as the board reader cuts them (a square and 12 % past its sides, BOARD_CROP px),
+# so a crop framed otherwise is also read as such crops: given that margin (a tight cut), as it
+# is but with the board's lines dropped (a square with a margin), and cut to its middle (a wider
+# cut).  Read only as cut, a square with 15 % of the board round it read 78-80 % of rendered
+# letters (the tile's edges and the board passed for the letter), with 30 % 63-71 %.
+BOARD_CROP = 50                                 # = vision.read.crop_size(): the reader's crops
+LONE_FRAMINGS = (1.24, 1.0, 0.8, 0.65)          # >1: margin added (x side); <=1: middle kept
+AS_CUT_LEAD = 0.2       # the crop read as cut wins unless another framing is this much surer
+FRAMINGS_AGREE = 2      # ... and at least this many framings read that other letter
+FRAMED_FLOOR = 0.5      # ... and it reads at least this surely (a premium square's print did not)
+
+
+def framed(crop: np.ndarray, framing: float, side: int = BOARD_CROP) -> np.ndarray:
+    """The crop seen as the board reader frames a square, ``side`` px: ``framing`` > 1 adds
+    a margin (replicated edge) of (framing - 1) / 2 of the crop's side each way, <= 1 keeps
+    that fraction of its middle."""
+    h, w = crop.shape[:2]
+    if framing > 1:
+        p = int(round((framing - 1) / 2 * max(h, w)))
+        crop = cv2.copyMakeBorder(crop, p, p, p, p, cv2.BORDER_REPLICATE)
+    elif framing < 1:
+        ch, cw = max(1, int(round(framing * h))), max(1, int(round(framing * w)))
+        y0, x0 = (h - ch) // 2, (w - cw) // 2
+        crop = crop[y0:y0 + ch, x0:x0 + cw]
+    shrink = crop.shape[0] > side
+    return cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
+def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None = None,
+                       prototypes: Prototypes | None = None, polarity: int | None = None) -> LetterGuess:
+    """:func:`classify_crop` for a crop whose framing is unknown (``companion vision classify``).
+
+    The crop is read as cut (a tight tile: the reading so far), and as the board reader would
+    frame it in each of :data:`LONE_FRAMINGS` (:func:`framed`).  Another framing's letter is
+    kept only when it is surer than the reading as cut by AS_CUT_LEAD, at least FRAMED_FLOOR
+    sure, and FRAMINGS_AGREE framings read that letter: each framing alone reads some squares
+    without a tile as a letter (a premium square's print, a neighbour's edge), and a tight cut
+    cut again to its middle clips its letter (an R read H).  When no framing reads a letter, the reading as cut
+    is returned (no ink, the star, ink that is no letter)."""
+    model = model or default_model()
+    if min(crop.shape[:2]) < 12:
+        raise VisionError("The picture of the tile is too small to read.", "bad-input")
+    as_cut = classify_crop(crop, letters, model, prototypes, polarity)
+    read = [as_cut] + [classify_crop(framed(crop, f), letters, model, prototypes, polarity, board=True)
+                       for f in LONE_FRAMINGS]
+    letters_read = [g for g in read if g.label not in ("", ROT, NONE)]
+    if not letters_read:
+        return as_cut
+    best = max(letters_read, key=lambda g: g.confidence + (AS_CUT_LEAD if g is as_cut else 0.0))
+    if best is not as_cut and (best.confidence < FRAMED_FLOOR
+                               or sum(g.label == best.label for g in letters_read) < FRAMINGS_AGREE):
+        return as_cut
+    return best
+
+
 # --------------------------------------------------------------------------- tesseract
 
 

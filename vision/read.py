@@ -2264,7 +2264,7 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
     '#' not a tile or too unsure (a hand, a smudge)."""
     model = model or L.default_model()
     protos = getattr(profile, "prototypes", None)
-    gu = L.classify_crop(crop, letters, model, protos, getattr(profile, "polarity", None))
+    gu = L.classify_lone_crop(crop, letters, model, protos, getattr(profile, "polarity", None))
     if gu.label == "":
         # no ink: a blank tile or an empty square; colour alone cannot tell them apart
         tile = getattr(profile, "tile_lab", None)
