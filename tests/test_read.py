@@ -440,6 +440,42 @@ def test_calibration_from_pictures_of_single_tiles_helps_an_odd_font():
     assert with_ >= 0.8 * len(tiles)
 
 
+
+def _set_cut_with_board_round(seed: int, pad: float = 0.15) -> list[tuple[str, np.ndarray]]:
+    """(letter, crop) for every uncovered letter tile of one rendered board (one tile set), each
+    the square with ``pad`` of its side of board round it, 64 px."""
+    from vision.render import random_scene
+
+    fonts = font_paths("basic")
+    sc = random_scene(np.random.default_rng(seed), ENGLISH, fonts, size=(1920, 1080), cell=56, hard=False, hands=0,
+                      n_tiles=110, values={ch: "1" for ch in ENGLISH})
+    cell, p = 64, int(pad * 64)
+    rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+    return [(sc.labels[r][c], cv2.resize(rect[(r + 1) * cell - p:(r + 2) * cell + p, (c + 1) * cell - p:(c + 2) * cell + p],
+                                         (64, 64), interpolation=cv2.INTER_AREA))
+            for r in range(15) for c in range(15) if sc.labels[r][c] in ENGLISH and sc.covered[r, c] <= 0.02]
+
+
+@pytest.mark.parametrize("seed", [4002, 4010])
+def test_calibration_from_pictures_with_board_round_each_tile_learns_the_letters_not_the_board(seed):
+    """Pictures of single tiles cut with some board round them: each letter is learnt from the
+    cut the model reads as that letter, in the polarity the letters read in (the board in the
+    pictures' outer ring said otherwise): the set reads as well with its profile as without."""
+    from calibration.set_profile import calibrate_crops
+
+    crops = _set_cut_with_board_round(seed)
+    first: dict[str, np.ndarray] = {}
+    for ch, crop in crops:
+        first.setdefault(ch, crop)
+    rest = [(ch, crop) for ch, crop in crops if first[ch] is not crop]
+    profile = calibrate_crops(list(first.items()), ENGLISH)
+    assert profile.details["found"] == len(first)
+
+    def right(profile_):
+        return sum(R.classify_tile(crop, ENGLISH, profile_, min_letter=0.0, min_margin=0.0)[0] == ch for ch, crop in rest)
+
+    assert right(profile) >= right(None) - 2 and right(profile) >= 0.95 * len(rest)
+
 def test_a_tile_pictures_letter_comes_from_its_folder_or_its_file_name():
     from calibration.set_profile import crop_letter
 
