@@ -114,6 +114,14 @@ def test_auto_on_a_full_hd_frame_and_rectify():
 # bad pictures: clear reasons
 # --------------------------------------------------------------------------------------------
 
+
+@pytest.mark.parametrize("rot", [40, 50])
+def test_a_wooden_board_far_off_and_turned_half_a_quarter_is_found(rot):
+    """Its squares' grain passes neither the 12- nor the 20-level colour range at ~11 px a square
+    turned 40-50 degrees; a wider range finds them."""
+    img, truth = render_board("wood", rng=np.random.default_rng(100), rotation_deg=rot, fill=0.55)
+    assert corner_error(locate_auto(img).corners, truth) <= 0.5
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_no_board_on_an_empty_table(seed):
     from vision.frames import _table

@@ -745,6 +745,13 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     if f0 > 1:
         attempts.append((f0 - 1, 14))
     attempts.append((f0, -20))
+    grey = colourless(img[::4 * f0, ::4 * f0])
+    if not grey:
+        # wide colour ranges, for squares with a grain or a shading of their own (a wooden board far
+        # off, turned 40-50 degrees: its squares' grain passes no 12- or 20-level range at 11 px a
+        # square).  Not on a picture without colour, where every try is made and two agreeing
+        # decide: there they let a real photo made grey agree on a grid a square off
+        attempts += [(f0, -30), (f0 - 1, -20)] if f0 > 1 else [(f0, -30)]
     # last, for a pale board whose faint light lines a noisy or blurred photo hides (cream
     # squares, white lines): the picture smoothed, and patches of nearly one colour
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
@@ -753,7 +760,6 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     # print may not part into the red and blue families; a try whose colour score places no board
     # is scored by lightness too, as a black-and-white picture (on the lattice already found)
     by_lightness: list[BoardLocation] = []
-    grey = colourless(img[::4 * f0, ::4 * f0])
     found: list[BoardLocation] = []
     for f, t, *smooth in attempts:
         lat, info = _lattice_try(img, f, t, WORK_SIDE, smooth[0] if smooth else 0.0)
