@@ -992,6 +992,8 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     if min(crop.shape[:2]) < 12:
         raise VisionError("The picture of the tile is too small to read.", "bad-input")
     as_cut = classify_crop(crop, letters, model, prototypes, polarity)
+    if as_cut.label not in ("", ROT, NONE) and as_cut.confidence + AS_CUT_LEAD >= 1.0:
+        return as_cut                 # no framing can be AS_CUT_LEAD surer: the same answer, 5x sooner
     read = [as_cut] + [classify_crop(framed(crop, f), letters, model, prototypes, polarity, board=True)
                        for f in LONE_FRAMINGS]
     letters_read = [g for g in read if g.label not in ("", ROT, NONE)]
