@@ -209,8 +209,11 @@ def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.
     """Learn a set from pictures of single tiles, each with its letter (one or more per letter).
 
     For players who would rather photograph their tiles one by one (or already have crops) than
-    lay out the tile sheet.  Polarity is the crops' majority; the tile colour is kept only when
-    the crops are in colour (grey or binarised crops say nothing about it).
+    lay out the tile sheet.  However the pictures were cut (tight, or with board round the
+    tile), each letter is learnt from the cut the model reads as it (:func:`_labelled_glyph`),
+    and the polarity is the one the letters read in best (the crops' majority look on a tie);
+    the tile colour is kept only when the crops are in colour (grey or binarised crops say
+    nothing about it).
     """
     model = model or L.default_model()
     if not crops:

@@ -986,8 +986,9 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     kept only when it is surer than the reading as cut by AS_CUT_LEAD, at least FRAMED_FLOOR
     sure, and FRAMINGS_AGREE framings read that letter: each framing alone reads some squares
     without a tile as a letter (a premium square's print, a neighbour's edge), and a tight cut
-    cut again to its middle clips its letter (an R read H).  When no framing reads a letter, the reading as cut
-    is returned (no ink, the star, ink that is no letter)."""
+    cut again to its middle clips its letter (an R read H).  When no framing reads a letter,
+    the reading as cut is returned (no ink, the star, ink that is no letter).  A crop that is
+    not square is framed square (its letter a little squeezed: read as well on rendered crops)."""
     model = model or default_model()
     if min(crop.shape[:2]) < 12:
         raise VisionError("The picture of the tile is too small to read.", "bad-input")
