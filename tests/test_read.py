@@ -1173,6 +1173,22 @@ def test_a_letter_beside_one_odd_covered_square_needs_less_confidence_than_besid
     assert rd.confidence[9, 7] < R.NEAR_ODD_SURE and rd.labels[9][7] == R.COVERED
 
 
+
+@pytest.mark.parametrize("covered,sure,shown", [
+    ({(8, 10)}, 0.94, True),                  # one odd square read covered: the blank stands
+    ({(8, 10)}, 0.85, False),                 # ... unless the square model doubts it
+    ({(8, 10), (8, 9)}, 0.98, False),         # a piece of hand beside it: it may be part of the hand
+], ids=["odd-sure", "odd-doubtful", "hand"])
+def test_a_blank_beside_a_covered_square_is_shown_only_beside_an_odd_square_and_surely(covered, sure, shown):
+    board, _ = board_picture()
+    assert LABELS[8][11] == "?" and all(LABELS[r][c] == "." and R.PLAIN[r, c] for r, c in covered)
+    rest = (1 - sure) / 3
+    reader = _reader_with_square_kinds(lambda rc: [rest, rest, sure, rest] if rc == (8, 11) else
+                                       "covered" if rc in covered else
+                                       "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+    rd = reader.read(board, orient=False)
+    assert rd.labels[8][11] == (R.BLANK if shown else R.COVERED)
+
 def test_an_empty_square_beside_a_covered_one_needs_more_confidence_than_a_letter_there():
     # an arm of the board's colour reads as empty squares with fair confidence; waiting costs
     # nothing while a hand is over the board (no move is taken), a wrong letter would

@@ -602,6 +602,12 @@ NEAR_HAND_SURE = 0.8  # confidence under which a letter beside a covered square 
 # squares, none under a hand; independent boards (8100, 8300): up on 3 rows of 12, none down.
 NEAR_ODD_SURE = 0.7
 NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more covered squares together)
+# A blank beside a covered square is '#' (it may be part of the hand) -- but beside lone covered
+# squares only, no hand piece, it is shown when the square model is this sure of it.  Tuning boards
+# (seeds 7500-8500, standard and hard cameras, training fonts, cold and with a reference; ~900
+# boards): 8 blanks read right that were '#', no square more read wrong (every letter read as a
+# blank there, and every hand read as one, was beside a piece of hand)
+NEAR_ODD_BLANK = 0.9
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -1307,7 +1313,9 @@ class BoardReader:
                 sure = NEAR_HAND_EMPTY if by_hand[r, c] else NEAR_HAND_SURE
             else:
                 sure = NEAR_HAND_SURE if by_piece[r, c] else NEAR_ODD_SURE
-            if lab == BLANK or lab != COVERED and conf[r, c] < sure:
+            hide = (by_piece[r, c] or conf[r, c] < NEAR_ODD_BLANK) if lab == BLANK else \
+                lab != COVERED and conf[r, c] < sure
+            if hide:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
             # an arm of a colour of its own read as empty squares: one piece with the hand
