@@ -270,6 +270,21 @@ def test_a_lone_crop_reads_its_letter_however_it_was_framed(pad, side):
     assert right >= 0.93 * len(crops), f"{right}/{len(crops)}"
 
 
+
+@pytest.mark.parametrize("font", FONTS)
+def test_a_tight_crop_keeps_the_marks_at_its_top_edge(font):
+    """A tile cut tight at the top (a shifted tile, a hand-drawn box): the dots of an Ä two pixels
+    from the crop's edge are the letter's (on a square cut with a margin they lie in the middle),
+    and an A cut the same way stays an A."""
+    german = ENGLISH + "ÄÖÜ"
+    read = []
+    for ch in "ÄÖÜAOU":
+        style = TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=font, value_size=0.22)
+        tile = np.ascontiguousarray(tile_face(ch, "1", style, 48, np.random.default_rng(0))[:, :, :3])
+        ink_rows = np.nonzero((cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY) < 100).any(axis=1))[0]
+        read.append(L.classify_lone_crop(tile[max(0, ink_rows[0] - 2):], german).label)
+    assert "".join(read) == "ÄÖÜAOU"
+
 def test_a_lone_crop_is_framed_as_the_reader_cuts_a_square():
     crop = np.zeros((40, 40, 3), np.uint8)
     crop[10:30, 10:30] = 255

@@ -184,7 +184,7 @@ def glyph_of(crop: np.ndarray, polarity: int | None = None, min_contrast: float 
         return None
     if board:
         mask = _drop_edge_lines(mask)
-    return _glyph_from_mask(mask, contrast)
+    return _glyph_from_mask(mask, contrast, marks_at_edge=not board)
 
 
 def _cut_mask(ink: np.ndarray, min_contrast: float, board: bool) -> tuple[np.ndarray | None, float]:
@@ -311,15 +311,15 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _glyph_from_mask(mask: np.ndarray, contrast: float) -> Glyph | None:
-    found = _letter_parts(mask)
+def _glyph_from_mask(mask: np.ndarray, contrast: float, marks_at_edge: bool = False) -> Glyph | None:
+    found = _letter_parts(mask, marks_at_edge=marks_at_edge)
     if found is None:
         return None
     labels, comps, keep, _ = found
     return _normalise(labels, comps, keep, mask.shape, contrast)
 
 
-def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True):
+def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at_edge: bool = False):
     """(labels, component stats as lists, the letter's components, in-middle counts), or None.
 
     The letter is the largest central component, plus accents above it and the pieces of a
@@ -371,7 +371,7 @@ def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True):
     for i in range(1, n):
         X, Y, BW, BH, A = comps[i]
         icx = X + BW / 2
-        if i != best and A >= 0.0025 * h * w and in_count[i] >= 0.9 * A and x - 0.1 * bw <= icx <= x + 1.1 * bw \
+        if i != best and A >= 0.0025 * h * w and (marks_at_edge or in_count[i] >= 0.9 * A) and x - 0.1 * bw <= icx <= x + 1.1 * bw \
                 and y - 0.45 * bh <= Y + BH <= y + 0.3 * bh and BH < 0.6 * bh and BW < 0.85 * bw and BW < 3.5 * BH:
             keep.append(i)
     if pieces:
