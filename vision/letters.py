@@ -990,8 +990,6 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     the reading as cut is returned (no ink, the star, ink that is no letter).  A crop that is
     not square is framed square (its letter a little squeezed: read as well on rendered crops)."""
     model = model or default_model()
-    if min(crop.shape[:2]) < 12:
-        raise VisionError("The picture of the tile is too small to read.", "bad-input")
     as_cut = classify_crop(crop, letters, model, prototypes, polarity)
     if as_cut.label not in ("", ROT, NONE) and as_cut.confidence + AS_CUT_LEAD >= 1.0:
         return as_cut                 # no framing can be AS_CUT_LEAD surer: the same answer, 5x sooner

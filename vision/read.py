@@ -1313,8 +1313,10 @@ class BoardReader:
                 sure = NEAR_HAND_EMPTY if by_hand[r, c] else NEAR_HAND_SURE
             else:
                 sure = NEAR_HAND_SURE if by_piece[r, c] else NEAR_ODD_SURE
-            hide = (by_piece[r, c] or conf[r, c] < NEAR_ODD_BLANK) if lab == BLANK else \
-                lab != COVERED and conf[r, c] < sure
+            if lab == BLANK:
+                hide = by_piece[r, c] or conf[r, c] < NEAR_ODD_BLANK
+            else:
+                hide = lab != COVERED and conf[r, c] < sure
             if hide:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
