@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import letters as L
+from vision import onnx_cnn
 from vision import read as R
 from vision.render import TileStyle, font_paths, tile_face
 
@@ -482,6 +483,31 @@ def test_the_reading_network_gives_the_training_networks_numbers():
     ref, cache = L.cnn_forward(model.params, ims, meta, cache=True)
     assert np.allclose(fast, ref, atol=1e-4)
     assert np.allclose(hidden, cache["h"], atol=1e-4)
+
+
+@pytest.mark.skipif(not onnx_cnn.available(), reason="onnxruntime is not installed here")
+@pytest.mark.parametrize("path", ["letters", "values"])
+def test_onnxruntime_gives_the_numpy_networks_numbers(path):
+    # the same weights written as an ONNX graph (vision/onnx_cnn.py): the letter model and the
+    # value model (a narrower network), for batches of one glyph and of many
+    model = L.LetterModel.load(L.MODEL_PATH.parent / f"{path}.npz")
+    session = onnx_cnn.OnnxCNN(model.params)
+    rng = np.random.default_rng(4)
+    for n in (1, 23):
+        ims = (rng.random((n, L.GLYPH, L.GLYPH)) < 0.3).astype(np.float32)
+        meta = rng.random((n, 5)).astype(np.float32)
+        logits, hidden = session(ims, meta)
+        ref, ref_hidden = L.cnn_forward(model.params, ims, meta)
+        assert np.allclose(logits, ref, atol=1e-4) and np.allclose(hidden, ref_hidden, atol=1e-4)
+
+
+def test_the_numpy_network_reads_where_onnxruntime_is_switched_off(monkeypatch):
+    monkeypatch.setenv("TC_NUMPY_CNN", "1")
+    assert not onnx_cnn.available() and onnx_cnn.session_for({}) is None
+    model = L.LetterModel.load()
+    ims = np.zeros((2, L.GLYPH, L.GLYPH), np.float32)
+    logits, _ = model.forward(ims, np.zeros((2, 5), np.float32))
+    assert model._onnx is False and logits.shape == (2, len(model.classes))
 
 
 def test_the_value_training_script_makes_a_model_the_reader_loads(tmp_path):

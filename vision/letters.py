@@ -35,6 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import onnx_cnn
 from vision.errors import VisionError
 
 GLYPH = 28          # normalised glyph side
@@ -688,6 +689,7 @@ class LetterModel:
         # log-probabilities are averaged with this one's for the glyphs this one doubts.  Two
         # fits err on different glyphs; together they read the real crops better than either
         self.second = second
+        self._onnx = None     # the network in onnxruntime (vision.onnx_cnn), False where not available
 
     # -- persistence
     @classmethod
@@ -741,6 +743,10 @@ class LetterModel:
     def _forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.params
         if self.kind == "cnn":
+            if self._onnx is None:                 # made on first use: most models never read
+                self._onnx = onnx_cnn.session_for(p) or False
+            if self._onnx and len(images):
+                return self._onnx(images, meta)
             if len(images) <= _CHUNK:
                 return cnn_forward(p, images, meta)
             # in small batches: the im2col matrices of a big one (tens of MB) cost more in fresh
