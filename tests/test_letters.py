@@ -503,11 +503,26 @@ def test_onnxruntime_gives_the_numpy_networks_numbers(path):
 
 def test_the_numpy_network_reads_where_onnxruntime_is_switched_off(monkeypatch):
     monkeypatch.setenv("TC_NUMPY_CNN", "1")
+    monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)
     assert not onnx_cnn.available() and onnx_cnn.session_for({}) is None
     model = L.LetterModel.load()
     ims = np.zeros((2, L.GLYPH, L.GLYPH), np.float32)
     logits, _ = model.forward(ims, np.zeros((2, 5), np.float32))
     assert model._onnx is False and logits.shape == (2, len(model.classes))
+
+
+def test_onnxruntime_starts_only_once_the_process_has_read_enough_glyphs(monkeypatch):
+    # its import costs what ~1,700 glyphs save: a one-shot read of one photo stays with numpy
+    monkeypatch.setattr(onnx_cnn, "_rows_read", 0)
+    model = L.LetterModel.load()
+    ims = np.zeros((150, L.GLYPH, L.GLYPH), np.float32)
+    meta = np.zeros((150, 5), np.float32)
+    first, _ = model.forward(ims, meta)
+    assert model._onnx is None
+    monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)
+    later, _ = model.forward(ims, meta)
+    assert (model._onnx is not False) == onnx_cnn.available()
+    assert np.allclose(first, later, atol=1e-4)
 
 
 def test_the_value_training_script_makes_a_model_the_reader_loads(tmp_path):

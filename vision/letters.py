@@ -689,7 +689,9 @@ class LetterModel:
         # log-probabilities are averaged with this one's for the glyphs this one doubts.  Two
         # fits err on different glyphs; together they read the real crops better than either
         self.second = second
-        self._onnx = None     # the network in onnxruntime (vision.onnx_cnn), False where not available
+        # the network in onnxruntime (vision.onnx_cnn): None until the process has read enough
+        # glyphs for its start to pay, False where it is not available
+        self._onnx = None
 
     # -- persistence
     @classmethod
@@ -743,7 +745,7 @@ class LetterModel:
     def _forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.params
         if self.kind == "cnn":
-            if self._onnx is None:                 # made on first use: most models never read
+            if self._onnx is None and onnx_cnn.worth_starting(len(images)):
                 self._onnx = onnx_cnn.session_for(p) or False
             if self._onnx and len(images):
                 return self._onnx(images, meta)

@@ -7,6 +7,11 @@ the reader's ~50.  onnxruntime is optional: it has wheels for PCs and 64-bit Ras
 not for 32-bit ARM, where the numpy path reads the same letters (the two agree to float
 rounding, ~1e-5 on a logit; tests compare them).
 
+onnxruntime is imported only once a process has read ``START_AFTER_ROWS`` glyphs with numpy:
+its import and sessions cost ~130 ms, the saving of ~1,700 glyphs, so a one-shot ``vision read``
+of one photo (~150 glyphs) stays with numpy and a camera game, a replay or the app (~150 a
+first frame, tens a move after) switches within its first dozen frames.
+
 No model file: the network is written as an ONNX graph from the weights already loaded
 (``vision/models/*.npz``), by the few lines of protobuf encoding below, so there is one set of
 weights to train, commit and keep in step, and no ``onnx`` package to install.
@@ -17,21 +22,28 @@ compare the two that way).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
 
 GLYPH = 28
+START_AFTER_ROWS = 2000     # glyphs read with numpy in this process before onnxruntime is started
 
-try:   # optional: see the module docstring
-    import onnxruntime as _ort
-except ImportError:      # pragma: no cover - depends on the machine
-    _ort = None
+_rows_read = 0
 
 
 def available() -> bool:
-    """Whether letters are read by onnxruntime here (installed and not switched off)."""
-    return _ort is not None and os.environ.get("TC_NUMPY_CNN", "") in ("", "0")
+    """Whether letters can be read by onnxruntime here (installed and not switched off)."""
+    return os.environ.get("TC_NUMPY_CNN", "") in ("", "0") and importlib.util.find_spec("onnxruntime") is not None
+
+
+def worth_starting(rows: int) -> bool:
+    """Count ``rows`` glyphs about to be read with numpy; True once this process has read
+    enough of them that onnxruntime's start pays (see the module docstring)."""
+    global _rows_read
+    _rows_read += rows
+    return _rows_read > START_AFTER_ROWS
 
 
 # --------------------------------------------------------------------------- protobuf
@@ -140,14 +152,16 @@ class OnnxCNN:
     """An onnxruntime session of the letter CNN on one core; call it like ``cnn_forward``."""
 
     def __init__(self, params: dict):
-        opts = _ort.SessionOptions()
+        import onnxruntime as ort         # here, not at the top: ~100 ms, paid only when used
+
+        opts = ort.SessionOptions()
         # one core, as the reader's figures are measured; no spinning threads left behind
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
-        opts.execution_mode = _ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.log_severity_level = 3
-        self.session = _ort.InferenceSession(cnn_graph(params), opts, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(cnn_graph(params), opts, providers=["CPUExecutionProvider"])
 
     def __call__(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         b = len(images)
