@@ -399,6 +399,46 @@ def test_a_tile_sheet_photographed_by_a_mirroring_camera_is_learnt_the_right_way
     assert sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles) >= 0.9 * len(tiles), rd.text()
 
 
+@pytest.mark.parametrize("seed", [0, 2, 4, 9, 13, 17])
+def test_a_tile_sheet_is_learnt_the_way_its_letters_read(seed):
+    # random sets (white tiles with dark letters on a darker board, light letters on dark tiles,
+    # colours of every kind): each sheet is learnt upright, unmirrored and in its own polarity.
+    # Counting letter-sized ink alone, these six were learnt in the wrong polarity or mirrored
+    # (a third of all random sets), and their boards then read mostly wrong letters
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+    from vision.render import random_board_style, random_tile_style
+
+    rng = np.random.default_rng(seed)
+    tile, board = random_tile_style(rng, FONTS), random_board_style(rng)
+    layout = sheet_layout(ENGLISH)
+    sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
+    img, corners, _ = render_board(sheet, board, tile, rng, cell=40, hands=0)
+    profile = calibrate_rectified(rectify(img, corners, R.CELL), ENGLISH, variants=1)
+    lum = lambda bgr: 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]     # noqa: E731
+    assert profile.polarity == (1 if lum(tile.ink) < lum(tile.face) else -1)
+    assert profile.details["orientation"] == 0 and not profile.details["mirrored"]
+    assert profile.details["found"] == 26
+
+
+def test_a_set_profiles_tile_colour_gives_way_to_the_pictures_own(pictures):
+    # the tile sheet may have been photographed under another lamp: the first picture with
+    # letters read surely sets the tile colour from its own tiles
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+
+    board, _ = pictures
+    layout = sheet_layout(ENGLISH)
+    sheet, _ = board_picture(["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)], seed=7)
+    profile = calibrate_rectified(sheet, ENGLISH, variants=1)
+    as_made = R.BoardReader(ENGLISH, profile=profile).read(board)
+    own = R.BoardReader(ENGLISH)
+    own.read(board)
+    profile.tile_lab = own.tile_lab + np.array([-35.0, 8.0, -10.0], np.float32)     # a dimmer, warmer lamp
+    reader = R.BoardReader(ENGLISH, profile=profile)
+    rd = reader.read(board)
+    assert np.linalg.norm(reader.tile_lab - own.tile_lab) < 1.0
+    assert rd.labels == as_made.labels
+
+
 def test_profile_roundtrip(tmp_path):
     from calibration.set_profile import SetProfile, calibrate_rectified, sheet_layout
 

@@ -825,6 +825,9 @@ class BoardReader:
         # the squares' middles then (grey, before turning); decided again once they change
         self._open_since: np.ndarray | None = None
         self.tile_lab: np.ndarray | None = None if profile is None else getattr(profile, "tile_lab", None)
+        # the set profile's tile colour stands in only until a picture shows the tiles' own (the
+        # tile sheet may have been photographed under another light)
+        self._tile_lab_seen = False
         self.grey: np.ndarray | None = None          # how letters' grey picture is made (grey_weights)
         self._grey_known = False
         self.reference: Analysis | None = None
@@ -869,6 +872,7 @@ class BoardReader:
         self.mirrored = False
         self._open_since = None
         self.tile_lab = None if self.profile is None else getattr(self.profile, "tile_lab", None)
+        self._tile_lab_seen = False
         self._set_grey(None)
         self._grey_known = False
         self._prev = None
@@ -1485,7 +1489,11 @@ class BoardReader:
         T = None
         if len(conf_cells) >= 2:
             T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
-            self.tile_lab = T if self.tile_lab is None else 0.7 * self.tile_lab + 0.3 * T
+            # the first picture's own colour replaces a set profile's: on rendered sets of fonts never
+            # seen whose tile sheet was photographed under another light, blended in at 0.7 it made
+            # 2 % of the tiles '#' or wrong
+            self.tile_lab = T if self.tile_lab is None or not self._tile_lab_seen else 0.7 * self.tile_lab + 0.3 * T
+            self._tile_lab_seen = True
         T = self.tile_lab
         # strong ink the model calls no letter on a square of the tiles' colour: a tile sitting
         # off its square, whose edge outscored its letter?  (before the features, which describe

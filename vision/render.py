@@ -610,6 +610,7 @@ class Scene:
     empty_frame: np.ndarray | None = None   # the same view with no tiles (reference)
     tile_style: TileStyle | None = None
     board_style: BoardStyle | None = None
+    camera: "Camera | None" = None          # the camera that took ``frame`` (its light, blur, glare)
 
 
 def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -643,4 +644,4 @@ def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRST
         cam2 = Camera(**{**cam.__dict__, "glare": 0, "gain": tuple(g * float(rng.uniform(0.9, 1.1)) for g in cam.gain),
                          "brightness": cam.brightness * float(rng.uniform(0.85, 1.15))})
         empty, _ = photograph(eb, bc, cam2, np.random.default_rng(cam_seed), bg)
-    return Scene(labels, covered, frame, corners, board, bc, empty, ts, bs)
+    return Scene(labels, covered, frame, corners, board, bc, empty, ts, bs, cam)
