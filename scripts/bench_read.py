@@ -13,6 +13,8 @@ Parts:
 * ``--only mirrored``: the values rows' boards (cold, values read) seen by a camera that mirrors
   its picture;
 * ``--only turned``: the same boards seen from another side of the table (a random quarter turn);
+* ``--only calibrated``: the values rows' cold boards read with the set calibrated from its tile
+  sheet, photographed by the same camera and under another light;
 * ``--only games``: which way the board is seen, decided on a first move of a few letters and
   decided again after the next words (turned and mirrored at random);
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
@@ -485,6 +487,54 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+def bench_calibrated(n: int, seed: int, role: str, hard: bool) -> dict:
+    """The values rows' cold boards (the same seeds and boards as :func:`bench_renders`), read
+    without a set profile and with one calibrated from the set's tile sheet
+    (``calibration/tile_sheet.md``: one tile of each letter and a blank, on the same board),
+    photographed by the same camera -- as the players would, from where it stays -- and by
+    another (another light, white balance, tilt and blur).  Figures per reading: tiles, tiles
+    right, wrong squares, boards with no wrong square; and sheets refused."""
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+    from vision.render import photograph, random_background, random_camera, render_board
+
+    rng = np.random.default_rng(seed)
+    sheets = np.random.default_rng(seed + 4242)          # its own draws: the boards stay the same
+    fonts = font_paths(role)
+    values = {k: str(v) for k, v in EN_VALUES.items()}
+    layout = sheet_layout(ENGLISH)
+    sheet_labels = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
+    tot = {k: [0, 0, 0, 0] for k in ("cold", "same camera", "another light")}
+    refused = 0
+    for _ in range(n):
+        sc = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, hard=hard, values=values)
+        cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
+        corners = sc.corners + rng.normal(0, 0.08 * cellpx, (4, 2))
+        rect = R.rectify_board(sc.frame, corners)
+        sheet, sheet_corners, _ = render_board(sheet_labels, sc.board_style, sc.tile_style,
+                                               np.random.default_rng(int(sheets.integers(1 << 30))), cell=56,
+                                               values=values)
+        profiles = {"cold": None}
+        for key, cam in (("same camera", sc.camera), ("another light", random_camera(sheets, (1920, 1080), hard))):
+            pic, pic_corners = photograph(sheet, sheet_corners, cam, np.random.default_rng(int(sheets.integers(1 << 30))),
+                                          random_background(sheets, (1080, 1920)))
+            try:
+                profiles[key] = calibrate_rectified(rectify(pic, pic_corners, R.CELL), ENGLISH)
+            except Exception:  # a refused sheet: the players would be asked to photograph it again
+                profiles[key] = None
+                refused += 1
+        for key, profile in profiles.items():
+            got = R.BoardReader(ENGLISH, profile=profile, values=EN_VALUES).read(rect).labels
+            c = score_board(sc.labels, sc.covered, got)
+            wrong = c["tiles_wrong"] + c["empty_wrong"] + c["covered_wrong"]
+            t = tot[key]
+            t[0] += c["tiles"]
+            t[1] += c["tiles_right"]
+            t[2] += wrong
+            t[3] += wrong == 0
+    tot["boards"], tot["refused"] = n, refused
+    return tot
+
+
 def _cold_values_rows(a, runs, **camera):
     """(name, figures) for each row of ``runs``: the values rows' boards (the same seeds), read
     cold with the values, as ``camera`` (mirrored, turned or grey, see :func:`bench_renders`)
@@ -503,7 +553,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed",
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "calibrated",
                                        "photos", "photo-games"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
@@ -559,6 +609,15 @@ def main(argv=None) -> int:
         # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
         for name, t in _cold_values_rows(a, runs, grey=True):
             print(report_renders(f"black-and-white camera, {name}, cold, values read", t), flush=True)
+    if a.only in (None, "calibrated"):
+        # the values rows' cold boards read with the set calibrated from its tile sheet
+        for role, hard, n, name in runs:
+            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+            t = bench_calibrated(n, seed, role, hard)
+            print(f"set calibrated from its tile sheet, {name}, cold, values read: {t['boards']} boards, "
+                  f"{t['refused']} sheets refused; " + "; ".join(
+                      f"{k}: tiles right {v[1] / max(1, v[0]):.4f}, wrong squares {v[2]}, boards with no wrong square "
+                      f"{v[3] / t['boards']:.4f}" for k, v in t.items() if k not in ("boards", "refused")), flush=True)
     if a.only in (None, "games"):
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
     if a.only in (None, "jheidel"):
