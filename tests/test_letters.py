@@ -511,6 +511,21 @@ def test_the_numpy_network_reads_where_onnxruntime_is_switched_off(monkeypatch):
     assert model._onnx is False and logits.shape == (2, len(model.classes))
 
 
+def test_an_onnxruntime_that_cannot_start_leaves_the_reading_to_numpy(monkeypatch):
+    def broken(params):
+        raise ImportError("libonnxruntime.so: cannot open shared object file")
+
+    monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)
+    monkeypatch.setattr(onnx_cnn, "available", lambda: True)
+    monkeypatch.setattr(onnx_cnn, "OnnxCNN", broken)
+    model = L.LetterModel.load()
+    ims = (np.random.default_rng(5).random((3, L.GLYPH, L.GLYPH)) < 0.3).astype(np.float32)
+    meta = np.zeros((3, 5), np.float32)
+    logits, _ = model.forward(ims, meta)
+    assert model._onnx is False
+    assert np.allclose(logits, model.forward(ims, meta)[0])
+
+
 def test_onnxruntime_starts_only_once_the_process_has_read_enough_glyphs(monkeypatch):
     # its import costs what ~1,700 glyphs save: a one-shot read of one photo stays with numpy
     monkeypatch.setattr(onnx_cnn, "_rows_read", 0)

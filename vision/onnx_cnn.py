@@ -172,8 +172,13 @@ class OnnxCNN:
 
 
 def session_for(params: dict) -> OnnxCNN | None:
-    """An :class:`OnnxCNN` for ``params`` where onnxruntime is available, else None."""
+    """An :class:`OnnxCNN` for ``params`` where onnxruntime is available and starts, else None
+    (numpy reads: an installed onnxruntime that cannot load -- a library too old for its wheel,
+    a damaged install -- costs speed, never a reading)."""
     if not available():
         return None
-    return OnnxCNN(params)
+    try:
+        return OnnxCNN(params)
+    except Exception:       # ImportError, OSError, onnxruntime's own errors: all mean "not here"
+        return None
 
