@@ -81,6 +81,9 @@ class SetProfile:
 
     @classmethod
     def load(cls, path: str | Path, model: L.LetterModel | None = None) -> "SetProfile":
+        if not Path(path).is_file():
+            raise VisionError(f"{path}: tile-set profile not found (make one with companion vision calibrate).",
+                              "not-found")
         try:
             z = np.load(path, allow_pickle=False)
             tl = z["tile_lab"].astype(np.float32)

@@ -258,6 +258,12 @@ def cmd_vision_locate(args) -> int:
     return locate_main(args.images, sys.stdout, profile=args.board_profile, method=args.method)
 
 
+def cmd_vision_corners(args) -> int:
+    from vision.locate_cli import corners_main
+
+    return corners_main(args.image, args.save, args.at, args.preview, sys.stdout)
+
+
 def _letters(tileset: str) -> str:
     from companion.tiles import get_tileset
 
@@ -301,7 +307,8 @@ def cmd_replay(args) -> int:
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     lexicon = _load_lexicon(args.lexicon)
-    return replay_folder(args.folder, players, args.tileset, lexicon, args.reference, sys.stdout)
+    return replay_folder(args.folder, players, args.tileset, lexicon, args.reference, sys.stdout,
+                         board_profile=args.board_profile, set_profile=args.set_profile)
 
 
 def cmd_watch(args) -> int:
@@ -309,7 +316,8 @@ def cmd_watch(args) -> int:
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     source = int(args.source) if args.source.isdigit() else args.source
-    return watch(source, players, args.tileset, _load_lexicon(args.lexicon), args.reference, sys.stdout, frames=args.frames)
+    return watch(source, players, args.tileset, _load_lexicon(args.lexicon), args.reference, sys.stdout, frames=args.frames,
+                 board_profile=args.board_profile, set_profile=args.set_profile)
 
 
 def _prompt(text: str) -> None:
@@ -325,6 +333,10 @@ def camera_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
     parser.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
     parser.add_argument("--lexicon", help="word-list file (default: the installed default list)")
+    parser.add_argument("--board-profile", metavar="PROFILE_JSON", help="the board's corners set once for a camera "
+                        "that stays put (companion vision corners): found where the automatic locator cannot")
+    parser.add_argument("--set-profile", metavar="PROFILE_NPZ", help="your tile set, learnt from a photo of its "
+                        "tile sheet (companion vision calibrate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -396,6 +408,12 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--board-profile", help="a board profile (JSON) with the four corners set by hand once")
     lo.add_argument("--method", choices=["any", "auto", "markers", "profile"], default="any", help="how to find the grid (default: the profile if given, else automatic, then corner markers)")
     lo.set_defaults(func=cmd_vision_locate)
+    co = vis.add_parser("corners", help="keep where the grid is, for a camera that stays put (a board profile)", description="Save a board profile: the playing grid's four corners in the pictures of a camera that stays put, for replay and watch (--board-profile). With --at, the corners given (read off an image viewer: the outer corners of the 15x15 grid, not the board's edge); without, the ones found automatically or from the corner markers. Then the board is found in every picture even where the automatic locator cannot (a black-and-white camera, a board without premium colours).")
+    co.add_argument("image", metavar="IMAGE", help="a picture from the camera, where it will stay")
+    co.add_argument("--save", required=True, metavar="PROFILE_JSON", help="file to write the board profile to")
+    co.add_argument("--at", nargs="+", metavar="X,Y", help="the corners top-left, top-right, bottom-right, bottom-left as seen on screen, e.g. --at 412,188 1490,201 1502,1010 398,1022")
+    co.add_argument("--preview", metavar="PNG", help="also write the grid as the profile straightens it, to check by eye")
+    co.set_defaults(func=cmd_vision_corners)
     rd = vis.add_parser("read", help="print what each square of a board photo shows", description="Print 15 lines of 15 characters: '.' empty, the letter in upper case, '?' a blank tile, '#' covered or unreadable (never a guess).")
     rd.add_argument("image", metavar="IMAGE")
     rd.add_argument("--tileset", default="en", help="the tile set whose letters to read (en, de, da, ...; default en)")

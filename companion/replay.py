@@ -72,16 +72,24 @@ class CameraTable:
     """A game scored from pictures: the referee, the board tracker and the square reader."""
 
     def __init__(self, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
-                 out: TextIO = sys.stdout, min_confidence: float = 0.8, photos: bool = False):
+                 out: TextIO = sys.stdout, min_confidence: float = 0.8, photos: bool = False,
+                 board_profile: str | None = None, set_profile: str | None = None):
+        """``board_profile``: a board profile (JSON, ``companion vision corners``): the grid's
+        corners set once, for a camera that stays put -- found where the automatic locator cannot
+        (a black-and-white camera, a board without premium colours).  ``set_profile``: the tile set
+        calibrated from its tile sheet (``companion vision calibrate``)."""
         from vision.errors import VisionError
         from vision.frames import load_image
         from vision.read import BoardReader
         from vision.track import BoardTracker
 
         self.tiles = get_tileset(tileset)
+        corners_kept = _board_profile(board_profile) if board_profile else None
+        letters = "".join(self.tiles.alphabet)
+        own_tiles = _set_profile(set_profile, letters, self.tiles.code) if set_profile else None
         self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
                                       "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
-        self.tracker = BoardTracker(photos=photos)   # photos, one a move, or video
+        self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
@@ -96,7 +104,7 @@ class CameraTable:
             except VisionError as exc:
                 raise CompanionError(f"the empty-board photo cannot be used: {exc}") from None
         # the tile set's point values let the reader check a letter it hesitates over
-        self.reader = BoardReader("".join(self.tiles.alphabet), reference_rect, values=dict(self.tiles.values))
+        self.reader = BoardReader(letters, reference_rect, own_tiles, values=dict(self.tiles.values))
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -290,12 +298,42 @@ def _reason(exc: Exception, name: str) -> str:
     return rest if sep and Path(head).name == name else text
 
 
+def _board_profile(path: str):
+    """The board profile at ``path`` (corners set once), or a CompanionError saying what is wrong."""
+    from vision.errors import VisionError
+    from vision.locate import load_profile
+
+    try:
+        return load_profile(path)
+    except VisionError as exc:
+        raise CompanionError(f"the board profile cannot be used: {exc}") from None
+
+
+def _set_profile(path: str, letters: str, code: str):
+    """The tile-set profile at ``path`` for a game with ``letters``, or a CompanionError."""
+    from calibration.set_profile import SetProfile
+    from vision.errors import VisionError
+
+    try:
+        profile = SetProfile.load(path)
+    except VisionError as exc:
+        raise CompanionError(f"the tile-set profile cannot be used: {exc}") from None
+    missing = "".join(ch for ch in letters if ch not in profile.letters)
+    if missing:
+        raise CompanionError(f"the tile-set profile {path} was made for the letters {profile.letters}, and this game's "
+                             f"'{code}' set also has {missing}: calibrate this set "
+                             f"(companion vision calibrate SHEET_PHOTO --tileset {code} --profile FILE)")
+    return profile
+
+
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
-                  out: TextIO = sys.stdout, min_confidence: float = 0.8) -> int:
+                  out: TextIO = sys.stdout, min_confidence: float = 0.8, *, board_profile: str | None = None,
+                  set_profile: str | None = None) -> int:
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board."""
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
-    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True)
+    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True,
+                        board_profile=board_profile, set_profile=set_profile)
     # a damaged photo is named and left out; the game's other photos are still scored
     with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:
@@ -307,11 +345,13 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
 
 
 def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
-          out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8) -> int:
+          out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8, *,
+          board_profile: str | None = None, set_profile: str | None = None) -> int:
     """Score moves from a video or a live camera: each new stable board is the next player's move."""
     from vision.read import Stabiliser
 
-    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence)
+    table = CameraTable(players, tileset, lexicon, reference, out, min_confidence,
+                        board_profile=board_profile, set_profile=set_profile)
     # a still picture with a covered square is the engine's to judge: a hand resting on a
     # corner of the board does not hold up a play made elsewhere
     stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)

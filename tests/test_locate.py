@@ -569,3 +569,60 @@ def test_real_quanyuan_frames():
         truth = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
         loc = locate_auto(img, names[a["image_id"]])
         assert corner_error(loc.corners, truth) < 0.5, names[a["image_id"]]
+
+
+# --------------------------------------------------------------------------------------------
+# corners kept for a camera that stays put (companion vision corners)
+# --------------------------------------------------------------------------------------------
+
+def test_corners_given_by_hand_are_kept_as_a_board_profile(tmp_path):
+    from vision.locate_cli import corners_main
+
+    img, truth = _board("classic", 14)
+    pic = tmp_path / "camera.png"
+    cv2.imwrite(str(pic), img)
+    at = [f"{x:.1f},{y:.1f}" for x, y in truth]
+    out = io.StringIO()
+    assert corners_main(str(pic), str(tmp_path / "board.json"), at, str(tmp_path / "grid.png"), out) == 0
+    assert "saved to" in out.getvalue() and "as given" in out.getvalue()
+    prof = load_profile(tmp_path / "board.json")
+    assert corner_error(prof.corners, truth) < 0.05
+    assert cv2.imread(str(tmp_path / "grid.png")) is not None
+    assert corner_error(locate_board(img, profile=tmp_path / "board.json").corners, truth) < 0.05
+
+
+def test_corners_found_automatically_are_kept_when_none_are_given(tmp_path):
+    from vision.locate_cli import corners_main
+
+    img, truth = _board("classic", 15)
+    cv2.imwrite(str(tmp_path / "camera.png"), img)
+    out = io.StringIO()
+    assert corners_main(str(tmp_path / "camera.png"), str(tmp_path / "board.json"), None, None, out) == 0
+    assert "found (auto)" in out.getvalue()
+    assert corner_error(load_profile(tmp_path / "board.json").corners, truth) < 0.5
+
+
+@pytest.mark.parametrize("at, says", [
+    (["10,10", "20,10", "20,20"], "four corners"),
+    (["10,10", "20;x", "20,20", "10,20"], "top-right corner"),
+    (["10,10", "20,10", "10,20", "20,20"], "quadrilateral"),
+    (["10,10", "99999,10", "20,20", "10,20"], "far outside"),
+])
+def test_corners_that_make_no_grid_are_refused_by_name(tmp_path, at, says):
+    from vision.locate_cli import corners_main
+
+    img, _ = _board("classic", 14)
+    cv2.imwrite(str(tmp_path / "camera.png"), img)
+    out = io.StringIO()
+    assert corners_main(str(tmp_path / "camera.png"), str(tmp_path / "board.json"), at, None, out) == 1
+    assert "\tERROR " in out.getvalue() and says in out.getvalue()
+    assert not (tmp_path / "board.json").exists()
+
+
+def test_corners_of_a_picture_that_cannot_be_read_are_refused(tmp_path):
+    from vision.locate_cli import corners_main
+
+    (tmp_path / "junk.jpg").write_bytes(b"not a picture")
+    out = io.StringIO()
+    assert corners_main(str(tmp_path / "junk.jpg"), str(tmp_path / "board.json"), None, None, out) == 1
+    assert out.getvalue().startswith(f"{tmp_path / 'junk.jpg'}\tERROR ")

@@ -302,3 +302,96 @@ def test_a_square_unreadable_on_two_photos_alike_does_not_hold_up_the_next_play(
     assert said.splitlines()[-1] == "Ben\tG8\tacross\tCATS\t6", said
     assert "p2\tnote: K8 covered or unreadable, off this play's line or as before it" in said
     assert table.problems == 0
+
+
+def _stand_photos(tmp_path, boards, plain=False):
+    """Photos of ``boards`` by a camera on a stand (the board lands in the same place each time);
+    the grid's corners in them.  ``plain``: a board with no premium squares (a plain grid)."""
+    from dataclasses import replace
+
+    fonts = render.font_paths("train")
+    if not fonts:
+        pytest.skip("no fonts installed for rendering")
+    style = render.random_tile_style(np.random.default_rng(1), fonts)
+    board = render.random_board_style(np.random.default_rng(2))
+    if plain:
+        board = replace(board, premium={k: board.square for k in board.premium}, text=False, star=False)
+    cam = render.Camera(size=(1280, 960), board_frac=0.8, tilt=0.1, turn=2.0)
+    for i, labels in enumerate(boards):
+        rng = np.random.default_rng(20 + i)
+        image, corners, _ = render.render_board(labels, board, style, rng, placement_jitter=0.02)
+        frame, grid = render.photograph(image, corners, cam, rng, placement=np.random.default_rng(99))
+        cv2.imwrite(str(tmp_path / f"move{i + 1:02d}.png"), frame)
+    return grid
+
+
+def test_a_board_the_locator_cannot_find_is_scored_with_the_corners_kept_once(tmp_path):
+    # the automatic locator finds a board by its premium squares' pattern and refuses a plain grid;
+    # the corners set once (companion vision corners) find the board in every picture
+    from vision.locate import save_profile
+
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    grid = _stand_photos(tmp_path, boards, plain=True)
+    words = Lexicon.from_words(["CAT", "COT"], "test")
+    out = io.StringIO()
+    assert replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, out) == 1
+    assert "no Scrabble board found" in out.getvalue()
+    profile = tmp_path / "profile" / "board.json"
+    save_profile(profile, grid, (1280, 960))
+    out = io.StringIO()
+    code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, out, board_profile=str(profile))
+    lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line and "\tquestion:" not in line]
+    assert lines == ["Ann\tG8\tacross\tCAT\t10", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out.getvalue()
+    assert code == 0
+
+
+def test_a_game_is_read_with_the_tile_set_calibrated_from_its_sheet(tmp_path):
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+    from vision.geometry import rectify
+    from vision.read import CELL
+
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    _stand_photos(tmp_path, boards)
+    layout = sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
+    style = render.random_tile_style(np.random.default_rng(1), render.font_paths("train"))
+    image, corners, _ = render.render_board(sheet, render.random_board_style(np.random.default_rng(2)), style,
+                                            np.random.default_rng(5))
+    calibrate_rectified(rectify(image, corners, CELL), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", variants=1) \
+        .save(tmp_path / "set.npz")
+    out = io.StringIO()
+    code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out,
+                         set_profile=str(tmp_path / "set.npz"))
+    assert out.getvalue().splitlines()[-1] == "totals: Ann=10 Ben=6", out.getvalue()
+    assert code == 0
+
+
+def test_a_tile_set_profile_for_other_letters_or_no_profile_at_all_is_refused_by_name(tmp_path):
+    from calibration.set_profile import calibrate_rectified, sheet_layout
+    from companion.errors import CompanionError
+    from vision.geometry import rectify
+    from vision.read import CELL
+
+    layout = sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
+    style = render.random_tile_style(np.random.default_rng(1), render.font_paths("train"))
+    image, corners, _ = render.render_board(sheet, render.random_board_style(np.random.default_rng(2)), style,
+                                            np.random.default_rng(5))
+    calibrate_rectified(rectify(image, corners, CELL), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", variants=1) \
+        .save(tmp_path / "english.npz")
+    words = Lexicon.from_words(["CAT"], "test")
+    with pytest.raises(CompanionError, match="also has ÄÜÖ: calibrate this set"):
+        replay_folder(str(tmp_path), ["Ann", "Ben"], "de", words, None, io.StringIO(),
+                      set_profile=str(tmp_path / "english.npz"))
+    (tmp_path / "junk.npz").write_bytes(b"no profile")
+    with pytest.raises(CompanionError, match="the tile-set profile cannot be used: .*not a tile-set profile"):
+        replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, io.StringIO(),
+                      set_profile=str(tmp_path / "junk.npz"))
+    with pytest.raises(CompanionError, match="the tile-set profile cannot be used: .*not found"):
+        replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, io.StringIO(),
+                      set_profile=str(tmp_path / "missing.npz"))
+    with pytest.raises(CompanionError, match="the board profile cannot be used: .*not found"):
+        replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, io.StringIO(),
+                      board_profile=str(tmp_path / "missing.json"))

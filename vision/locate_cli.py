@@ -18,7 +18,7 @@ from typing import TextIO
 
 from vision.errors import VisionError
 
-__all__ = ["locate_main", "format_corners"]
+__all__ = ["locate_main", "format_corners", "corners_main", "parse_corners"]
 
 
 def format_corners(corners) -> str:
@@ -85,3 +85,60 @@ def locate_main(paths: list[str], out: TextIO = sys.stdout, *, profile: str | No
 
 if __name__ == "__main__":  # python -m vision.locate_cli IMAGE...
     raise SystemExit(locate_main(sys.argv[1:]))
+
+
+def parse_corners(texts: list[str]) -> list[list[float]]:
+    """Four ``x,y`` texts (TL TR BR BL, image pixels) -> [[x, y], ...]; VisionError names what
+    is wrong."""
+    if len(texts) != 4:
+        raise VisionError(f"give the grid's four corners, top-left, top-right, bottom-right, bottom-left, each as "
+                          f"x,y (got {len(texts)})", "bad-input")
+    out = []
+    for name, t in zip(("top-left", "top-right", "bottom-right", "bottom-left"), texts):
+        try:
+            x, y = (float(v) for v in t.replace(";", ",").split(","))
+        except ValueError:
+            raise VisionError(f"the {name} corner {t!r} is not x,y in pixels (e.g. 412,188)", "bad-input") from None
+        out.append([x, y])
+    return out
+
+
+def corners_main(image_path: str, profile_path: str, corner_texts: list[str] | None = None,
+                 preview: str | None = None, out: TextIO = sys.stdout) -> int:
+    """``companion vision corners IMAGE --save PROFILE.json [--at TL TR BR BL] [--preview PNG]``:
+    keep where the grid is for a camera that stays put (a board profile, used by ``replay`` and
+    ``watch`` with ``--board-profile``).  With ``--at`` the corners are the ones given (read off
+    an image viewer: the outer corners of the 15x15 playing grid, not the board's edge);
+    without, the ones the locator finds (automatic, or the corner markers).  ``--preview``
+    writes the grid as the profile straightens it, to check by eye.  Exit 0 saved, 1 not."""
+    import cv2
+
+    from vision.frames import load_image
+    from vision.geometry import rectify
+    from vision.locate import locate_board, save_profile
+
+    try:
+        image = load_image(image_path)
+        h, w = image.shape[:2]
+        if corner_texts:
+            corners = parse_corners(corner_texts)
+            for name, (x, y) in zip(("top-left", "top-right", "bottom-right", "bottom-left"), corners):
+                if not (-0.25 * w <= x <= 1.25 * w and -0.25 * h <= y <= 1.25 * h):
+                    raise VisionError(f"the {name} corner ({x:g}, {y:g}) lies far outside the {w}x{h} picture",
+                                      "bad-input")
+            how = "as given"
+        else:
+            loc = locate_board(image, image_path)
+            corners, how = loc.corners.tolist(), f"found ({loc.method})"
+        save_profile(profile_path, corners, (w, h), name=Path(image_path).stem,
+                     note=f"corners {how} on {Path(image_path).name}")
+        if preview:
+            if not cv2.imwrite(preview, rectify(image, corners, 40, margin_cells=0.5)):
+                raise VisionError(f"{preview}: cannot write the preview there (a .png or .jpg name in a folder "
+                                  "that exists)", "bad-input")
+    except VisionError as exc:
+        out.write(f"{image_path}\tERROR {_reason(exc, image_path)}\n")
+        return 1
+    out.write(f"{image_path}\t{format_corners(corners)}\tsaved to {profile_path} ({how})"
+              + (f"; the grid straightened: {preview}" if preview else "") + "\n")
+    return 0
