@@ -176,12 +176,33 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
     if len(big) < 0.8 * wanted:
         raise VisionError(f"Only {len(big)} of the {wanted} letters of the tile sheet were found; lay them out as "
                           "calibration/tile_sheet.md shows and take the photo again.", "bad-sheet")
-    protos = _prototypes([(layout[rc], g) for rc, g in big.items()], model, variants, seed)
+    examples = [(layout[rc], g) for rc, g in big.items()] + _cleaner_cuts(an, pol, big, layout, reader)
+    protos = _prototypes(examples, model, variants, seed)
     face = an.face_lab(pol)
     tiles = [face[rc] for rc in layout if rc in big or layout[rc] == "?"]
     tile_lab = np.median(np.array(tiles), axis=0).astype(np.float32) if tiles else None
     return SetProfile("".join(dict.fromkeys(letters.upper().replace("?", ""))), pol, tile_lab, protos,
                       _model_id(model), {"orientation": k, "mirrored": mirrored, "found": len(big), "wanted": wanted})
+
+
+def _cleaner_cuts(an, pol: int, big: dict, layout: dict, reader) -> list[tuple[str, L.Glyph]]:
+    """For each sheet letter, the other cut of its square (:func:`vision.letters.glyph_cuts`: without
+    the pieces joined to it, around the next components) that the model reads as that letter more
+    surely than the usual cut, when there is one: a second prototype, without the tile's edge or
+    point value the usual cut may hold."""
+    out = []
+    for rc, g in big.items():
+        cuts = [c for _, c in L.glyph_cuts(an.ink_crop(pol, *rc))]
+        if not cuts:
+            continue
+        p, classes = reader._classify([g] + cuts)
+        if layout[rc] not in classes:
+            continue
+        col = classes.index(layout[rc])
+        i = int(np.argmax(p[1:, col]))
+        if p[1 + i, col] > p[0, col] + 0.05:
+            out.append((layout[rc], cuts[i]))
+    return out
 
 
 def crop_letter(path: str | Path, letters: str) -> str | None:

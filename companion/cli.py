@@ -285,7 +285,7 @@ def cmd_vision_read(args) -> int:
 
     return read_main(args.image, _letters(args.tileset), args.reference, sys.stdout,
                      profile=_set_profile(args.set_profile), confidences=args.confidences,
-                     values=dict(get_tileset(args.tileset).values))
+                     values=dict(get_tileset(args.tileset).values), board_profile=args.board_profile)
 
 
 def cmd_vision_classify(args) -> int:
@@ -419,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--tileset", default="en", help="the tile set whose letters to read (en, de, da, ...; default en)")
     rd.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board taken when the game starts (reads better)")
     rd.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
+    rd.add_argument("--board-profile", metavar="PROFILE_JSON", help="the grid's corners kept for this camera "
+                    "(companion vision corners), instead of finding them")
     rd.add_argument("--confidences", action="store_true", help="also print each square's confidence")
     rd.set_defaults(func=cmd_vision_read)
     cl = vis.add_parser("classify", help="classify tile crops", description="For tile crops (files, or folders searched recursively), print path<TAB>label<TAB>confidence; label is the most likely letter (the confidence says how likely), '?' a blank tile, '.' an empty square, '#' not a tile.")

@@ -395,3 +395,18 @@ def test_a_tile_set_profile_for_other_letters_or_no_profile_at_all_is_refused_by
     with pytest.raises(CompanionError, match="the board profile cannot be used: .*not found"):
         replay_folder(str(tmp_path), ["Ann", "Ben"], "en", words, None, io.StringIO(),
                       board_profile=str(tmp_path / "missing.json"))
+
+
+def test_vision_read_finds_a_board_by_its_kept_corners(tmp_path):
+    from vision.locate import save_profile
+    from vision.read import read_main
+
+    grid = _stand_photos(tmp_path, [put(EMPTY, "G8", "CAT")], plain=True)
+    save_profile(tmp_path / "board.json", grid, (1280, 960))
+    out = io.StringIO()
+    assert read_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", out=out) == 1
+    assert "no Scrabble board found" in out.getvalue()
+    out = io.StringIO()
+    assert read_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", out=out,
+                     board_profile=str(tmp_path / "board.json")) == 0
+    assert out.getvalue().splitlines()[7] == "......CAT......", out.getvalue()

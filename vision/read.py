@@ -2234,14 +2234,19 @@ def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = N
 
 
 def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sys.stdout, *,
-              corners=None, profile=None, confidences: bool = False, values: dict[str, int] | None = None) -> int:
+              corners=None, profile=None, confidences: bool = False, values: dict[str, int] | None = None,
+              board_profile=None) -> int:
     """CLI: print 15 lines of 15 characters (``.`` empty, letter, ``?`` blank, ``#`` unreadable).
 
-    ``reference``: path of a photo of the empty board (same camera position).  Returns 0, or
-    1 with one ``ERROR: ...`` line when the picture cannot be read.
+    ``reference``: path of a photo of the empty board (same camera position).  ``board_profile``:
+    the grid's corners kept for this camera (``companion vision corners``), instead of finding
+    them.  Returns 0, or 1 with one ``ERROR: ...`` line when the picture cannot be read.
     """
     try:
         img = _load(image_path)
+        if board_profile is not None and corners is None:
+            from vision.locate import locate_from_profile
+            corners = locate_from_profile(board_profile, img, str(image_path)).corners
         ref = _load(reference) if reference is not None else None
         prof = profile
         if isinstance(profile, (str, Path)):
