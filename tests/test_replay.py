@@ -346,21 +346,25 @@ def test_a_board_the_locator_cannot_find_is_scored_with_the_corners_kept_once(tm
     assert code == 0
 
 
-def test_a_game_is_read_with_the_tile_set_calibrated_from_its_sheet(tmp_path):
+def _english_set_profile(path) -> None:
+    """A set profile learnt from the tile sheet of the photos' set (English letters), saved at ``path``."""
     from calibration.set_profile import calibrate_rectified, sheet_layout
     from vision.geometry import rectify
     from vision.read import CELL
 
-    boards = [put(EMPTY, "G8", "CAT")]
-    boards.append(put(boards[-1], "G8", "COT", down=True))
-    _stand_photos(tmp_path, boards)
     layout = sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
     style = render.random_tile_style(np.random.default_rng(1), render.font_paths("train"))
     image, corners, _ = render.render_board(sheet, render.random_board_style(np.random.default_rng(2)), style,
                                             np.random.default_rng(5))
-    calibrate_rectified(rectify(image, corners, CELL), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", variants=1) \
-        .save(tmp_path / "set.npz")
+    calibrate_rectified(rectify(image, corners, CELL), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", variants=1).save(path)
+
+
+def test_a_game_is_read_with_the_tile_set_calibrated_from_its_sheet(tmp_path):
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    _stand_photos(tmp_path, boards)
+    _english_set_profile(tmp_path / "set.npz")
     out = io.StringIO()
     code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out,
                          set_profile=str(tmp_path / "set.npz"))
@@ -369,18 +373,9 @@ def test_a_game_is_read_with_the_tile_set_calibrated_from_its_sheet(tmp_path):
 
 
 def test_a_tile_set_profile_for_other_letters_or_no_profile_at_all_is_refused_by_name(tmp_path):
-    from calibration.set_profile import calibrate_rectified, sheet_layout
     from companion.errors import CompanionError
-    from vision.geometry import rectify
-    from vision.read import CELL
 
-    layout = sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
-    style = render.random_tile_style(np.random.default_rng(1), render.font_paths("train"))
-    image, corners, _ = render.render_board(sheet, render.random_board_style(np.random.default_rng(2)), style,
-                                            np.random.default_rng(5))
-    calibrate_rectified(rectify(image, corners, CELL), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", variants=1) \
-        .save(tmp_path / "english.npz")
+    _english_set_profile(tmp_path / "english.npz")
     words = Lexicon.from_words(["CAT"], "test")
     with pytest.raises(CompanionError, match="also has ÄÜÖ: calibrate this set"):
         replay_folder(str(tmp_path), ["Ann", "Ben"], "de", words, None, io.StringIO(),
