@@ -1755,3 +1755,28 @@ def test_the_square_model_reads_a_picture_without_colour_with_its_grey_nets_wher
     assert not np.allclose(both.probabilities(x, False, grey=True), both.probabilities(x, False))
     assert np.allclose(both.probabilities(x, False, grey=True), R.SquareModel({"cold": other["cold"]}).probabilities(x, False))
     assert np.allclose(both.probabilities(xr, True), plain.probabilities(xr, True))   # colour pictures: as before
+
+
+def test_a_sheet_letter_is_also_learnt_from_the_cut_that_reads_it_more_surely(monkeypatch):
+    # the usual cut may hold the tile's edge or its value: another cut of the same square that the
+    # model reads as the sheet's letter more surely (by 0.05 or more) is kept as a second example
+    import calibration.set_profile as SP
+    from vision import letters as L
+
+    usual, cleaner, worse = (L.Glyph(np.zeros((L.GLYPH, L.GLYPH), np.float32), a, 0.6, 0.2, 1, 80.0, (0.5, 0.5))
+                             for a in (1.2, 0.9, 0.5))
+    monkeypatch.setattr(L, "glyph_cuts", lambda ink, *a, **k: [(0, cleaner), (1, worse)])
+    reads_as_o = {id(usual): 0.80, id(cleaner): 0.97, id(worse): 0.10}
+
+    class Reader:
+        def _classify(self, glyphs):
+            p = np.array([[reads_as_o[id(g)], 1 - reads_as_o[id(g)], 0, 0] for g in glyphs])
+            return p, "OQ" + L.ROT + L.NONE
+
+    class Picture:
+        def ink_crop(self, pol, r, c):
+            return None
+
+    assert SP._cleaner_cuts(Picture(), 1, {(1, 1): usual}, {(1, 1): "O"}, Reader()) == [("O", cleaner)]
+    reads_as_o[id(cleaner)] = 0.83                   # not 0.05 surer: the usual cut alone
+    assert SP._cleaner_cuts(Picture(), 1, {(1, 1): usual}, {(1, 1): "O"}, Reader()) == []
