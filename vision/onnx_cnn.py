@@ -77,17 +77,14 @@ def _bytes(field: int, data: bytes | str) -> bytes:
     return _key(field, 2) + _varint(len(data)) + data
 
 
-_FLOAT, _INT64 = 1, 7                  # TensorProto.DataType
+_FLOAT = 1                             # TensorProto.DataType
 _ATTR_INT, _ATTR_INTS = 2, 7           # AttributeProto.AttributeType
 
 
 def _tensor(name: str, a: np.ndarray) -> bytes:
-    """TensorProto: dims (1), data_type (2), name (8), raw_data (9, little-endian)."""
-    if a.dtype == np.int64:
-        kind, raw = _INT64, a.astype("<i8").tobytes()
-    else:
-        kind, raw = _FLOAT, np.ascontiguousarray(a, "<f4").tobytes()
-    return b"".join(_int(1, d) for d in a.shape) + _int(2, kind) + _bytes(8, name) + _bytes(9, raw)
+    """A float32 TensorProto: dims (1), data_type (2), name (8), raw_data (9, little-endian)."""
+    raw = np.ascontiguousarray(a, "<f4").tobytes()
+    return b"".join(_int(1, d) for d in a.shape) + _int(2, _FLOAT) + _bytes(8, name) + _bytes(9, raw)
 
 
 def _attr(name: str, value: int | list[int]) -> bytes:
@@ -140,7 +137,7 @@ def cnn_graph(params: dict) -> bytes:
         _node("Gemm", ["hidden", "w4", "b4"], ["logits"]),
     ]
     graph = b"".join(_bytes(1, n) for n in nodes) + _bytes(2, "letters")
-    graph += b"".join(_bytes(5, _tensor(k, np.asarray(v, np.float32))) for k, v in inits.items())
+    graph += b"".join(_bytes(5, _tensor(k, v)) for k, v in inits.items())
     graph += _bytes(11, _value_info("x", ["N", 1, GLYPH, GLYPH])) + _bytes(11, _value_info("meta", ["N", 5]))
     graph += _bytes(12, _value_info("logits", ["N", params["w4"].shape[1]]))
     graph += _bytes(12, _value_info("hidden", ["N", params["w3"].shape[1]]))
