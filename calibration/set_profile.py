@@ -144,9 +144,9 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
     the sheet's letters are found either way round and in either polarity -- a mirrored letter, or
     a white tile's face between its letter's strokes, is ink of a letter's size too -- and on a
     board darker than the tiles the shadows beside them counted as stray ink for dark letters,
-    so white tiles with black letters were learnt as light ink (on rendered sets of fonts never
-    seen, a third of the sheets were learnt a wrong way and the boards then read 76-83 % of
-    their tiles right instead of 99 %)."""
+    so white tiles with black letters were learnt as light ink (a third of random rendered sets
+    were learnt in the wrong polarity or mirrored, and their boards then read 51-72 % of their
+    tiles right instead of 98-99 %: ``scripts/bench_read.py --only calibrated``)."""
     model = model or L.default_model()
     layout = sheet_layout(letters, blanks)
     reader = R.BoardReader(letters, model=model)
@@ -185,11 +185,14 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
                       _model_id(model), {"orientation": k, "mirrored": mirrored, "found": len(big), "wanted": wanted})
 
 
+CLEANER_BY = 0.05      # how much surer another cut must read the sheet's letter to be kept too
+
+
 def _cleaner_cuts(an, pol: int, big: dict, layout: dict, reader) -> list[tuple[str, L.Glyph]]:
     """For each sheet letter, the other cut of its square (:func:`vision.letters.glyph_cuts`: without
-    the pieces joined to it, around the next components) that the model reads as that letter more
-    surely than the usual cut, when there is one: a second prototype, without the tile's edge or
-    point value the usual cut may hold."""
+    the pieces joined to it, around the next components) that the model reads as that letter
+    CLEANER_BY or more surer than the usual cut, when there is one: a second prototype, without
+    the tile's edge or point value the usual cut may hold."""
     out = []
     for rc, g in big.items():
         cuts = [c for _, c in L.glyph_cuts(an.ink_crop(pol, *rc))]
@@ -200,7 +203,7 @@ def _cleaner_cuts(an, pol: int, big: dict, layout: dict, reader) -> list[tuple[s
             continue
         col = classes.index(layout[rc])
         i = int(np.argmax(p[1:, col]))
-        if p[1 + i, col] > p[0, col] + 0.05:
+        if p[1 + i, col] > p[0, col] + CLEANER_BY:
             out.append((layout[rc], cuts[i]))
     return out
 
