@@ -300,9 +300,11 @@ def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **
 
 
 def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.stdout, *, blanks: int = 1,
-                   corners=None) -> int:
+                   corners=None, board_profile=None) -> int:
     """CLI: photo of the tile sheet (or a folder of single-tile pictures named by their letters,
-    see :func:`crop_letter`) -> profile file.  Prints a summary or an ERROR line."""
+    see :func:`crop_letter`) -> profile file.  ``board_profile``: the grid's corners kept for the
+    camera (``companion vision corners``), instead of finding them.  Prints a summary or an
+    ERROR line."""
     try:
         skipped: list[str] = []
         if Path(image_path).is_dir():
@@ -320,7 +322,11 @@ def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.std
                                   "(folders A/, B/ ... or files A.png, B_2.png ...).", "bad-input")
             prof = calibrate_crops(crops, letters)
         else:
-            prof = calibrate(R._load(image_path), letters, blanks, corners)
+            image = R._load(image_path)
+            if board_profile is not None and corners is None:
+                from vision.locate import locate_from_profile
+                corners = locate_from_profile(board_profile, image, str(image_path)).corners
+            prof = calibrate(image, letters, blanks, corners)
         prof.save(profile_path)
     except VisionError as e:
         print(f"ERROR: {e}", file=out)

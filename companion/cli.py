@@ -299,7 +299,8 @@ def cmd_vision_calibrate(args) -> int:
     from calibration.set_profile import calibrate_main
 
     letters = args.letters or _letters(args.tileset)
-    return calibrate_main(args.photo, letters, args.profile, sys.stdout, blanks=args.blanks)
+    return calibrate_main(args.photo, letters, args.profile, sys.stdout, blanks=args.blanks,
+                          board_profile=args.board_profile)
 
 
 def cmd_replay(args) -> int:
@@ -436,6 +437,8 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--tileset", default="en", help="the tile set laid out (default en)")
     ca.add_argument("--letters", help="the letters in the order laid out (default: the tile set's alphabet)")
     ca.add_argument("--blanks", type=int, default=1, help="blank tiles laid after the last letter (default 1)")
+    ca.add_argument("--board-profile", metavar="PROFILE_JSON", help="the grid's corners kept for this camera "
+                    "(companion vision corners), instead of finding them")
     ca.set_defaults(func=cmd_vision_calibrate)
 
     rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board; players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'.")

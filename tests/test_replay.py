@@ -405,3 +405,20 @@ def test_vision_read_finds_a_board_by_its_kept_corners(tmp_path):
     assert read_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", out=out,
                      board_profile=str(tmp_path / "board.json")) == 0
     assert out.getvalue().splitlines()[7] == "......CAT......", out.getvalue()
+
+
+def test_a_tile_sheet_on_a_board_the_locator_cannot_find_is_learnt_with_the_kept_corners(tmp_path):
+    from calibration.set_profile import calibrate_main, sheet_layout
+    from vision.locate import save_profile
+
+    layout = sheet_layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sheet = ["".join(layout.get((r, c), ".") for c in range(15)) for r in range(15)]
+    grid = _stand_photos(tmp_path, [sheet], plain=True)
+    save_profile(tmp_path / "board.json", grid, (1280, 960))
+    out = io.StringIO()
+    assert calibrate_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", str(tmp_path / "set.npz"), out) == 1
+    assert "no Scrabble board found" in out.getvalue()
+    out = io.StringIO()
+    assert calibrate_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", str(tmp_path / "set.npz"), out,
+                          board_profile=str(tmp_path / "board.json")) == 0
+    assert "26 of 26 letters learnt" in out.getvalue(), out.getvalue()
