@@ -13,6 +13,8 @@ Parts:
 * ``--only mirrored``: the values rows' boards (cold, values read) seen by a camera that mirrors
   its picture;
 * ``--only turned``: the same boards seen from another side of the table (a random quarter turn);
+* ``--only engines``: the speed frames read with the letter CNN in onnxruntime and in numpy, in
+  turn, frame by frame in one process;
 * ``--only calibrated``: the values rows' cold boards read with the set calibrated from its tile
   sheet, photographed by the same camera and under another light;
 * ``--only games``: which way the board is seen, decided on a first move of a few letters and
@@ -487,6 +489,51 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+def bench_engines(n: int, seed: int, repeats: int = 3) -> str:
+    """The letter CNN in onnxruntime against numpy, frame by frame in one process (separate runs
+    overlap on a shared machine): the same frames as ``--only speed``, each located, rectified and
+    read ``repeats`` times by each engine in turn; the median over frames of each one's best."""
+    from vision import onnx_cnn
+    from vision.locate import locate_board
+
+    if not onnx_cnn.available():
+        return "engines: onnxruntime is not installed here (or TC_NUMPY_CNN is set): nothing to compare"
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    frames = []
+    for _ in range(n):
+        sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
+                          n_tiles=int(rng.integers(20, 90)), hard=False, values={k: str(v) for k, v in EN_VALUES.items()})
+        rng.integers(-2, 3, sc.frame.shape)                   # as bench_speed draws its noisy copy: the same frames
+        frames.append(sc.frame)
+    onnx_cnn._rows_read = onnx_cnn.START_AFTER_ROWS          # started at once, as after a game's first frames
+
+    def first_frame(frame) -> float:
+        t0 = time.perf_counter()
+        R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(frame, locate_board(frame).corners))
+        return (time.perf_counter() - t0) * 1000
+
+    for frame in frames[:3]:                                  # the sessions made, the caches warm
+        first_frame(frame)
+    models = [m for m in (L.default_model(), L.default_model().second, L.default_value_model()) if m is not None]
+    sessions = [m._onnx for m in models]
+    best = {"onnxruntime": [], "numpy": []}
+    for frame in frames:
+        times = {k: [] for k in best}
+        for _ in range(repeats):
+            for engine in best:
+                for m, sess in zip(models, sessions):
+                    m._onnx = sess if engine == "onnxruntime" else False
+                times[engine].append(first_frame(frame))
+        for k in best:
+            best[k].append(min(times[k]))
+    for m, sess in zip(models, sessions):
+        m._onnx = sess
+    return (f"engines (one core, {n} frames 1920x1080, locate + rectify + read, best of {repeats} a frame, "
+            f"the engines in turn): onnxruntime {np.median(best['onnxruntime']):.1f} ms median, "
+            f"numpy {np.median(best['numpy']):.1f} ms median")
+
+
 def bench_calibrated(n: int, seed: int, role: str, hard: bool) -> dict:
     """The values rows' cold boards (the same seeds and boards as :func:`bench_renders`), read
     without a set profile and with one calibrated from the set's tile sheet
@@ -553,7 +600,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-photos", action="store_true")
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "calibrated",
+    ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
                                        "photos", "photo-games"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
@@ -609,6 +656,8 @@ def main(argv=None) -> int:
         # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
         for name, t in _cold_values_rows(a, runs, grey=True):
             print(report_renders(f"black-and-white camera, {name}, cold, values read", t), flush=True)
+    if a.only in (None, "engines") and not a.skip_speed:
+        print(bench_engines(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "calibrated"):
         # the values rows' cold boards read with the set calibrated from its tile sheet
         for role, hard, n, name in runs:
