@@ -270,12 +270,14 @@ def _letters(tileset: str) -> str:
     return "".join(get_tileset(tileset).alphabet)
 
 
-def _set_profile(path: str | None):
+def _set_profile(path: str | None, tileset: str):
+    """The tile-set profile at ``path`` for the ``tileset`` read (one for other letters refused)."""
     if not path:
         return None
-    from calibration.set_profile import SetProfile
+    from companion.replay import load_set_profile
+    from companion.tiles import get_tileset
 
-    return SetProfile.load(path)
+    return load_set_profile(path, _letters(tileset), get_tileset(tileset).code)
 
 
 def cmd_vision_read(args) -> int:
@@ -284,14 +286,14 @@ def cmd_vision_read(args) -> int:
     from companion.tiles import get_tileset
 
     return read_main(args.image, _letters(args.tileset), args.reference, sys.stdout,
-                     profile=_set_profile(args.set_profile), confidences=args.confidences,
+                     profile=_set_profile(args.set_profile, args.tileset), confidences=args.confidences,
                      values=dict(get_tileset(args.tileset).values), board_profile=args.board_profile)
 
 
 def cmd_vision_classify(args) -> int:
     from vision.read import classify_main
 
-    return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile),
+    return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile, args.tileset),
                          abstain=args.abstain)
 
 

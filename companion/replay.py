@@ -84,9 +84,9 @@ class CameraTable:
         from vision.track import BoardTracker
 
         self.tiles = get_tileset(tileset)
-        corners_kept = _board_profile(board_profile) if board_profile else None
+        corners_kept = load_board_profile(board_profile) if board_profile else None
         letters = "".join(self.tiles.alphabet)
-        own_tiles = _set_profile(set_profile, letters, self.tiles.code) if set_profile else None
+        own_tiles = load_set_profile(set_profile, letters, self.tiles.code) if set_profile else None
         self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
                                       "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
@@ -298,7 +298,7 @@ def _reason(exc: Exception, name: str) -> str:
     return rest if sep and Path(head).name == name else text
 
 
-def _board_profile(path: str):
+def load_board_profile(path: str):
     """The board profile at ``path`` (corners set once), or a CompanionError saying what is wrong."""
     from vision.errors import VisionError
     from vision.locate import load_profile
@@ -309,7 +309,7 @@ def _board_profile(path: str):
         raise CompanionError(f"the board profile cannot be used: {exc}") from None
 
 
-def _set_profile(path: str, letters: str, code: str):
+def load_set_profile(path: str, letters: str, code: str):
     """The tile-set profile at ``path`` for a game with ``letters``, or a CompanionError."""
     from calibration.set_profile import SetProfile
     from vision.errors import VisionError

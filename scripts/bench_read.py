@@ -227,6 +227,20 @@ def bench_first_moves(n: int, seed: int) -> str:
             f"seen the right way {right[0]}/{n} after the first picture, {right[1]}/{n} after the second")
 
 
+def speed_frames(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The speed benchmarks' 1920x1080 frames (20-90 tiles, a stand's camera): each as (frame,
+    the grid's true corners, the frame again with a little noise: the next frame of a still board)."""
+    rng = np.random.default_rng(seed)
+    frames = []
+    for _ in range(n):
+        sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
+                          n_tiles=int(rng.integers(20, 90)), hard=False,
+                          values={k: str(v) for k, v in EN_VALUES.items()})
+        noisy = np.clip(sc.frame.astype(np.int16) + rng.integers(-2, 3, sc.frame.shape), 0, 255).astype(np.uint8)
+        frames.append((sc.frame, sc.corners, noisy))
+    return frames
+
+
 def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
     """locate + rectify + read on 1920x1080 frames; re-read with the board tracked.
 
@@ -239,14 +253,7 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
         from vision.locate import locate_board
     except ImportError:
         locate_board = None
-    rng = np.random.default_rng(seed)
-    frames = []
-    for i in range(n):
-        sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
-                          n_tiles=int(rng.integers(20, 90)), hard=False,
-                          values={k: str(v) for k, v in EN_VALUES.items()})
-        noisy = np.clip(sc.frame.astype(np.int16) + rng.integers(-2, 3, sc.frame.shape), 0, 255).astype(np.uint8)
-        frames.append((sc.frame, sc.corners, noisy))
+    frames = speed_frames(n, seed)
     # warmed, as a camera game is after its first frames: every frame read once untimed (this
     # also starts onnxruntime for the letter CNN, which a process starts once it has read a
     # couple of thousand glyphs, see vision/onnx_cnn.py)
@@ -499,13 +506,7 @@ def bench_engines(n: int, seed: int, repeats: int = 3) -> str:
     if not onnx_cnn.available():
         return "engines: onnxruntime is not installed here (or TC_NUMPY_CNN is set): nothing to compare"
     cv2.setNumThreads(1)
-    rng = np.random.default_rng(seed)
-    frames = []
-    for _ in range(n):
-        sc = random_scene(rng, ENGLISH, font_paths("train"), size=(1920, 1080), cell=56, hands=0,
-                          n_tiles=int(rng.integers(20, 90)), hard=False, values={k: str(v) for k, v in EN_VALUES.items()})
-        rng.integers(-2, 3, sc.frame.shape)                   # as bench_speed draws its noisy copy: the same frames
-        frames.append(sc.frame)
+    frames = [frame for frame, _, _ in speed_frames(n, seed)]
     onnx_cnn._rows_read = onnx_cnn.START_AFTER_ROWS          # started at once, as after a game's first frames
 
     def first_frame(frame) -> float:

@@ -213,6 +213,9 @@ def test_vision_calibrate_learns_a_tile_set_from_a_photo_of_its_sheet(capsys, tm
     assert code == 0 and "letters learnt" in out and (tmp_path / "set.npz").exists()
     code, out, _ = run(capsys, "vision", "read", str(photo), "--set-profile", str(tmp_path / "set.npz"))
     assert code == 0 and len(out.splitlines()) == 15
+    # the English set's profile for a German read: refused with the letters it lacks
+    code, out, err = run(capsys, "vision", "read", str(photo), "--tileset", "de", "--set-profile", str(tmp_path / "set.npz"))
+    assert code != 0 and not out and "calibrate this set" in err
 
 
 def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsys, tmp_path):
