@@ -272,18 +272,38 @@ def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
     tile sitting off its square, a large font) was taken for a line and cut away."""
     h, w = mask.shape
     lh, lw = max(3, int(0.6 * w)), max(3, int(0.6 * h))
-    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (lh, 1)),
-                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, lw)),
-                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
     bh, bw = int(0.35 * h), int(0.35 * w)
-    hor[bh:h - bh] = 0
-    ver[:, bw:w - bw] = 0
-    if not hor.any() and not ver.any():
-        return mask
+    if h == w:
+        # an opening by a line one pixel high works row by row: the bands' rows and (turned)
+        # columns are opened in one go, eroded first (most crops have no line: done there)
+        bands = np.concatenate([mask[:bh], mask[h - bh:], mask.T[:bw], mask.T[w - bw:]])
+        kernel = _line(lh)
+        eroded = cv2.erode(bands, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        if not cv2.countNonZero(eroded):
+            return mask
+        opened = cv2.dilate(eroded, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        lines = np.zeros_like(mask)
+        lines[:bh], lines[h - bh:] = opened[:bh], opened[bh:2 * bh]
+        lines[:, :bw] |= opened[2 * bh:2 * bh + bw].T
+        lines[:, w - bw:] |= opened[2 * bh + bw:].T
+    else:
+        hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lh), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lw).T.copy(), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        hor[bh:h - bh] = 0
+        ver[:, bw:w - bw] = 0
+        if not hor.any() and not ver.any():
+            return mask
+        lines = hor | ver
     # dilate by one pixel so the anti-aliased fringe of the line goes too
-    lines = cv2.dilate(hor | ver, np.ones((3, 3), np.uint8))
-    return mask & (1 - lines)
+    return cv2.subtract(mask, cv2.dilate(lines, _K3))
+
+
+@lru_cache(maxsize=64)
+def _line(k: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
+
+
+_K3 = np.ones((3, 3), np.uint8)
 
 
 def _face_hull(mask: np.ndarray) -> np.ndarray | None:
@@ -292,12 +312,13 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
     Ink outside it (grid lines, the gap and shadow around a tile, neighbours) is not the letter.
     """
     h, w = mask.shape
-    n, lab, st, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+    # labels alone, areas counted from them: OpenCV's statistics cost twice the labelling
+    n, lab = cv2.connectedComponentsWithAlgorithm(mask ^ 1, 4, cv2.CV_16U, cv2.CCL_DEFAULT)
     if n <= 1:
         return None
     y0, x0 = int(h * _MID), int(w * _MID)
     counts = np.bincount(lab[y0:h - y0, x0:w - x0].ravel(), minlength=n).tolist()
-    area = st[:, cv2.CC_STAT_AREA].tolist()
+    area = np.bincount(lab.ravel(), minlength=n).tolist()
     # the face reaches the middle and is the largest such region (not a letter's counter)
     face, face_area = 0, 0
     for i in range(1, n):
@@ -305,8 +326,8 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
             face, face_area = i, area[i]
     if face == 0:
         return None
-    cs, _ = cv2.findContours((lab == face).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(np.vstack(cs))
+    cs, _ = cv2.findContours((lab == face).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(cs[0] if len(cs) == 1 else np.vstack(cs))
     out = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(out, hull, 1)
     return out
@@ -333,20 +354,24 @@ def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at
         y0, x0 = int(h * _MID), int(w * _MID)
         cut = mask & hull
         # a tight crop (letter touching the sides) has no face around the letter: keep all
-        if cut[y0:h - y0, x0:w - x0].sum() >= 0.8 * mask[y0:h - y0, x0:w - x0].sum():
+        if cv2.countNonZero(cut[y0:h - y0, x0:w - x0]) >= 0.8 * cv2.countNonZero(mask[y0:h - y0, x0:w - x0]):
             mask = cut
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # 16-bit labels: OpenCV's statistics come twice as fast with them (a crop has a handful)
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_DEFAULT)
     if n <= 1:
         return None
     band = max(1, int(round(0.1 * min(h, w))))
     in_count = np.bincount(labels[band:h - band, band:w - band].ravel(), minlength=n).tolist()
     # a crop has a handful of components: plain Python over them is several times faster than
-    # numpy on arrays this small (same float64 arithmetic, same choice)
+    # numpy on arrays this small (same float64 arithmetic, same choice).  Only those of an
+    # accent's size or more are looked at (most are specks): each test below asks at least that
     comps = stats.tolist()
+    speck = 0.0025 * h * w
+    sized = [i for i in range(1, n) if comps[i][4] >= speck]
     side = min(h, w)
     thin = [False] * n
     scores = []
-    for i in range(1, n):
+    for i in sized:
         X, Y, BW, BH, A = comps[i]
         thin[i] = min(BW, BH) < 0.1 * side and max(BW, BH) > 0.6 * side and BH < 0.5 * h
         # mostly inside the square, or (a tile sitting off its square) centred in it with a fair part
@@ -369,19 +394,22 @@ def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at
     x, y, bw, bh, _ = comps[best]
     keep = [best]
     # accents: above the letter (or over its top third), horizontally inside it
-    for i in range(1, n):
+    for i in sized:
         X, Y, BW, BH, A = comps[i]
         icx = X + BW / 2
         if i != best and A >= 0.0025 * h * w and (marks_at_edge or in_count[i] >= 0.9 * A) and x - 0.1 * bw <= icx <= x + 1.1 * bw \
                 and y - 0.45 * bh <= Y + BH <= y + 0.3 * bh and BH < 0.6 * bh and BW < 0.85 * bw and BW < 3.5 * BH:
             keep.append(i)
     if pieces:
-        keep += _pieces(labels, comps, in_count, best, h, w, thin)
+        keep += _pieces(labels, comps, in_count, best, h, w, thin, sized)
     return labels, comps, keep, in_count
 
 
 def _box(comps, keep) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) around the components ``keep`` (stats rows as lists)."""
+    if len(keep) == 1:
+        x, y, bw, bh = comps[keep[0]][:4]
+        return x, y, x + bw, y + bh
     return (min(comps[i][0] for i in keep), min(comps[i][1] for i in keep),
             max(comps[i][0] + comps[i][2] for i in keep), max(comps[i][1] + comps[i][3] for i in keep))
 
@@ -397,15 +425,18 @@ def _normalise(labels, comps, keep, shape, contrast: float) -> Glyph:
         lut = np.zeros(len(comps), bool)
         lut[keep] = True
         sel = lut[sub]
-    sel = sel.astype(np.float32)
     gh, gw = sel.shape
+    # the ink share as numpy's float32 mean of the 0/1 picture made it: the components' areas
+    # (all inside their box; an accent can be kept twice, as a piece too) over the box,
+    # rounded to float32 (through float64: exact here)
+    ink = float(np.float32(sum(comps[i][4] for i in set(keep)) / (gh * gw)))
     s = BOX / max(gh, gw)
     nw, nh = max(1, int(round(gw * s))), max(1, int(round(gh * s)))
-    small = cv2.resize(sel, (nw, nh), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(sel.view(np.uint8).astype(np.float32), (nw, nh), interpolation=cv2.INTER_AREA)
     out = np.zeros((GLYPH, GLYPH), np.float32)
     ox, oy = (GLYPH - nw) // 2, (GLYPH - nh) // 2
     out[oy:oy + nh, ox:ox + nw] = small
-    return Glyph(out, gw / gh, gh / h, float(sel.mean()), len(keep), contrast,
+    return Glyph(out, gw / gh, gh / h, ink, len(keep), contrast,
                  ((x0 + x1) / 2 / w, (y0 + y1) / 2 / h))
 
 
@@ -458,7 +489,7 @@ def value_glyph_of(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, 
     return Glyph(out, (x1 - x0) / (y1 - y0), lh / h, float(win.mean()), 1, contrast, (cx / w, cy / h))
 
 
-def _pieces(labels, comps, in_count, best, h, w, thin) -> list[int]:
+def _pieces(labels, comps, in_count, best, h, w, thin, sized) -> list[int]:
     """Other components that belong to the letter ``best``: worn or thinly printed letters
     break when binarised (a W into two Vs, an N into its strokes, a Q's tail off its bowl).
 
@@ -472,17 +503,16 @@ def _pieces(labels, comps, in_count, best, h, w, thin) -> list[int]:
     side = min(h, w)
     # a tight crop cuts a broken letter's outer strokes at its sides: pieces may lie
     # mostly in the outer band (a stray mark must still be mostly inside it)
-    cands = [i for i in range(1, n) if i != best and comps[i][4] >= 0.003 * h * w
+    cands = [i for i in sized if i != best and comps[i][4] >= 0.003 * h * w
              and in_count[i] >= 0.15 * comps[i][4] and not thin[i]
              and not (comps[i][2] > 0.92 * w and comps[i][3] > 0.92 * h)]
     if not cands:
         return []
     r = max(1, int(round(0.025 * side)))
     keep: list[int] = []
-    X, Y, BW, BH, A = (list(v) for v in zip(*comps))
-    x0, y0, x1, y1 = X[best], Y[best], X[best] + BW[best], Y[best] + BH[best]
-    bh = BH[best]
-    main = (labels == best).astype(np.uint8)
+    x0, y0, bw, bh = comps[best][:4]
+    x1, y1 = x0 + bw, y0 + bh
+    main = (labels == best).view(np.uint8)
     for _ in range(3):
         base = main.copy()          # "near" is measured from the letter as it was at this pass
         near = None
@@ -490,28 +520,29 @@ def _pieces(labels, comps, in_count, best, h, w, thin) -> list[int]:
         for i in cands:
             if i in keep:
                 continue
-            gap_x = max(0.0, max(X[i] - x1, x0 - (X[i] + BW[i])))
-            ov_y = min(y1, Y[i] + BH[i]) - max(y0, Y[i])
-            is_side = (BH[i] >= 0.7 * bh) and (ov_y >= 0.8 * BH[i]) and (gap_x <= 0.12 * side) \
-                and (A[i] >= 0.01 * h * w)
+            Xi, Yi, BWi, BHi, Ai = comps[i]
+            gap_x = max(0.0, max(Xi - x1, x0 - (Xi + BWi)))
+            ov_y = min(y1, Yi + BHi) - max(y0, Yi)
+            is_side = (BHi >= 0.7 * bh) and (ov_y >= 0.8 * BHi) and (gap_x <= 0.12 * side) \
+                and (Ai >= 0.01 * h * w)
             # a touching piece starts inside the letter's box (a tail, a serif); a point value
             # printed close by sits outside it
-            ov_x = min(x1, X[i] + BW[i]) - max(x0, X[i])
-            inside = max(0.0, ov_x) * max(0.0, ov_y) >= 0.3 * BW[i] * BH[i]
+            ov_x = min(x1, Xi + BWi) - max(x0, Xi)
+            inside = max(0.0, ov_x) * max(0.0, ov_y) >= 0.3 * BWi * BHi
             if not is_side:
-                if not (inside and in_count[i] >= 0.55 * A[i]):
+                if not (inside and in_count[i] >= 0.55 * Ai):
                     continue
                 if near is None:       # components within r px of the letter's ink (computed once)
                     near = np.bincount(labels[cv2.dilate(base, _disc(2 * r + 1)) > 0], minlength=n) > 0
                 if not near[i]:
                     continue
-            nx0, ny0 = min(x0, X[i]), min(y0, Y[i])
-            nx1, ny1 = max(x1, X[i] + BW[i]), max(y1, Y[i] + BH[i])
+            nx0, ny0 = min(x0, Xi), min(y0, Yi)
+            nx1, ny1 = max(x1, Xi + BWi), max(y1, Yi + BHi)
             if ny1 - ny0 > 1.35 * bh and not is_side:     # not a long way above or below it
                 continue
             keep.append(i)
             x0, y0, x1, y1 = nx0, ny0, nx1, ny1
-            main |= (labels == i).astype(np.uint8)
+            main |= (labels == i).view(np.uint8)
             added = True
         if not added:
             break
