@@ -222,6 +222,34 @@ def test_a_letter_with_nothing_joined_has_no_other_cut_of_its_own():
     assert [rank for rank, g in L.glyph_cuts(ink)] == []
 
 
+def _glyph_fields(g):
+    return None if g is None else (g.image.tobytes(), g.aspect, g.height, g.ink, g.parts, g.contrast, g.centre)
+
+
+@pytest.mark.parametrize("side", [50, 49, 36])
+def test_letters_cut_in_one_go_are_the_letters_cut_one_by_one(side):
+    """The board reader cuts a picture's letters in one go (one call over the crops stacked):
+    the same glyphs, to the bit, as cutting each crop alone -- empty squares, print, letters
+    with edge lines and neighbours, light ink and dark, and squares of even and odd size."""
+    from vision.render import random_scene
+
+    rng = np.random.default_rng(11)
+    checked = 0
+    for b in range(2):
+        sc = random_scene(rng, ENGLISH, FONTS, size=(1280, 720), cell=40, hands=b, hard=bool(b),
+                          values={ch: str(v) for ch, v in zip(ENGLISH, EN_VALUES)})
+        an = R.Analysis(R.rectify_board(sc.frame, sc.corners))
+        for pol in (1, -1):
+            inks = [an.ink_crop(pol, r, c) for r in range(15) for c in range(15)]
+            if side != inks[0].shape[0]:
+                inks = [cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA) for x in inks]
+            one_by_one = [_glyph_fields(L.glyph_from_ink(x)) for x in inks]
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[::7])] == one_by_one[::7]
+            checked += sum(g is not None for g in one_by_one)
+    assert checked > 100
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

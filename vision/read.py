@@ -332,20 +332,34 @@ class Analysis:
     def glyph(self, polarity: int, r: int, c: int, min_contrast: float = 28.0) -> L.Glyph | None:
         d = self.glyphs[polarity]
         if (r, c) not in d:
-            if self.peak(polarity)[r, c] < PEAK_MIN:
-                d[(r, c)] = None
-            else:
-                g = L.glyph_from_ink(self.ink_crop(polarity, r, c), min_contrast, board=True)
-                if g is not None and _touches_side(g, self.s):
-                    # ink reaching the crop's side: the board-wide ink there holds the neighbours'
-                    # edges too (a tile outline's corner cut as a J or an L); the crop's own ink,
-                    # as the training made it, does not see past the side
-                    gray = self.crop_gray(r, c)
-                    own = L.ink_image(gray, polarity, L.disc_size(min(gray.shape)))
-                    self._own_ink[(polarity, r, c)] = own
-                    g = L.glyph_from_ink(own, min_contrast, board=True)
-                d[(r, c)] = g
+            self.cut_glyphs(polarity, [(r, c)], min_contrast)
         return d[(r, c)]
+
+    def cut_glyphs(self, polarity: int, squares, min_contrast: float = 28.0) -> None:
+        """Cut the letters of ``squares`` not cut yet (:meth:`glyph`), all in one go
+        (:func:`letters.glyphs_from_inks`)."""
+        d = self.glyphs[polarity]
+        peak = self.peak(polarity)
+        todo = []
+        for rc in squares:
+            if rc not in d:
+                if peak[rc] < PEAK_MIN:
+                    d[rc] = None
+                else:
+                    todo.append(rc)
+        if not todo:
+            return
+        cut = L.glyphs_from_inks([self.ink_crop(polarity, r, c) for r, c in dict.fromkeys(todo)], min_contrast)
+        for (r, c), g in zip(dict.fromkeys(todo), cut):
+            if g is not None and _touches_side(g, self.s):
+                # ink reaching the crop's side: the board-wide ink there holds the neighbours'
+                # edges too (a tile outline's corner cut as a J or an L); the crop's own ink,
+                # as the training made it, does not see past the side
+                gray = self.crop_gray(r, c)
+                own = L.ink_image(gray, polarity, L.disc_size(min(gray.shape)))
+                self._own_ink[(polarity, r, c)] = own
+                g = L.glyph_from_ink(own, min_contrast, board=True)
+            d[(r, c)] = g
 
     def light_mid(self) -> np.ndarray:
         """:attr:`mid_gray` in plain lightness, whatever :attr:`grey` makes the grey picture
@@ -902,6 +916,7 @@ class BoardReader:
     def _glyph_probs(self, an: "Analysis", pol: int, cells, upright: bool = True):
         """(glyph cells, glyphs, probabilities, classes) for squares, using the logits cache."""
         where, gl = [], []
+        an.cut_glyphs(pol, cells)
         for rc in cells:
             g = an.glyph(pol, *rc)
             if g is not None:
