@@ -259,11 +259,13 @@ class Analysis:
     black-hat costs ~2 ms where one per crop cost ~0.08 ms each, 50-100 of them on a first frame.
     """
 
-    def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None, grey: np.ndarray | None = None):
+    def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None, grey: np.ndarray | None = None,
+                 small: np.ndarray | None = None):
         """``surround``: the same board with MARGIN px of the photo round the grid (side
         SURROUNDED), what edge squares' crops are cut from; without it the grid's edge is
         repeated.  ``grey``: how the grey picture is made from the colours
-        (:func:`grey_weights`); None for the usual lightness."""
+        (:func:`grey_weights`); None for the usual lightness.  ``small``: ``rect`` already
+        shrunk to SMALL px a square (as here), when the caller has it."""
         self.rect = as_board(rect)
         self.surround = surround
         self.grey = grey
@@ -276,7 +278,8 @@ class Analysis:
             self.gray = np.ascontiguousarray(self._pad[MARGIN:-MARGIN, MARGIN:-MARGIN])
         else:
             self.gray = _to_gray(self.rect, grey)
-        small = cv2.resize(self.rect, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
+        if small is None:
+            small = cv2.resize(self.rect, (GRID * SMALL, GRID * SMALL), interpolation=cv2.INTER_AREA)
         self.small_bgr = small
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         self.small_lab = lab
@@ -1085,16 +1088,16 @@ class BoardReader:
         plain_grey = grey_weights(small)
         axis = ink_hue_axis(small) if plain_grey is None else None
         if axis is None:
-            return self._read_frame(rect, orient, plain_grey)
+            return self._read_frame(rect, orient, plain_grey, small)
         # the frame that decides how letters are seen, with a few squares of hue-only ink: read
         # it in lightness and along that hue, and go on with the way that reads more letters
         before = dict(self.__dict__)
-        plain = self._read_frame(rect, orient, None)
+        plain = self._read_frame(rect, orient, None, small)
         after_plain = dict(self.__dict__)
         self.__dict__.update(before)
         self._set_grey(axis)
         try:
-            hued = self._read_frame(rect, orient)
+            hued = self._read_frame(rect, orient, small=small)
         except VisionError:
             hued = None
         n_plain = _letters_read_surely(plain, self.min_letter)
@@ -1107,22 +1110,24 @@ class BoardReader:
         plain.ms = (time.perf_counter() - t0) * 1000
         return plain
 
-    def _read_frame(self, rect: np.ndarray, orient: bool = True, grey: np.ndarray | None | str = "decide"
-                    ) -> BoardReading:
+    def _read_frame(self, rect: np.ndarray, orient: bool = True, grey: np.ndarray | None | str = "decide",
+                    small: np.ndarray | None = None) -> BoardReading:
         """:meth:`read`, with ``grey`` the grey picture's weights when :meth:`read` has already
-        worked them out from this picture (the same numbers), "decide" to work them out here."""
+        worked them out from this picture (the same numbers), "decide" to work them out here;
+        ``small``: the grid (mirrored where the camera mirrors) as :class:`Analysis` shrinks it,
+        when :meth:`read` has made it."""
         t0 = time.perf_counter()
         rect, surround = split_surround(rect)
         rect = as_board(rect)
         decided = False
         if self.mirrored:
             rect, surround = _flip_picture(rect), _flip_picture(surround)
-        an = Analysis(rect, surround, self.grey)
+        an = Analysis(rect, surround, self.grey, small)
         _check_picture(an)                   # too dark (judged in plain lightness), washed out or blurred: refused
         if not self._grey_known:
             self._set_grey(grey_weights(an.small_bgr) if isinstance(grey, str) else grey)
             if self.grey is not None:
-                an = Analysis(rect, surround, self.grey)
+                an = Analysis(rect, surround, self.grey, an.small_bgr)
                 _check_picture(an)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
