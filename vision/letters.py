@@ -210,8 +210,9 @@ def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True
     if mask is None:
         return []
     out = []
+    labelled = _labelled(mask)           # one labelling for every rank
     for rank in range(1, most + 1):
-        found = _letter_parts(mask, rank)
+        found = _parts_of(*labelled, rank)
         if found is None:
             break
         labels, comps, keep, _ = found
@@ -235,14 +236,15 @@ def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
     if mask is None:
         return []
     out: list[tuple[int, Glyph]] = []
+    labelled = _labelled(mask)           # one labelling for every rank and cut
     for rank in range(most + 1):
-        whole = _letter_parts(mask, rank)
+        whole = _parts_of(*labelled, rank)
         if whole is None:
             break
         labels, comps, keep, _ = whole
         if rank:
             out.append((rank, _normalise(labels, comps, keep, mask.shape, contrast)))
-        core = _letter_parts(mask, rank, pieces=False)[2] if marks else keep[:1]
+        core = _parts_of(*labelled, rank, pieces=False)[2] if marks else keep[:1]
         if len(core) < len(keep):
             out.append((rank, _normalise(labels, comps, core, mask.shape, contrast)))
     return out
@@ -469,6 +471,12 @@ def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at
     broken letter (:func:`_pieces`; not with ``pieces`` False).  ``rank`` 1, 2, ...: built
     around the component that scored next instead (see :func:`other_glyphs`); None when there
     is no such component."""
+    return _parts_of(*_labelled(mask), rank, pieces, marks_at_edge)
+
+
+def _labelled(mask: np.ndarray) -> tuple[np.ndarray, list]:
+    """(labels, OpenCV's statistics rows as lists) of the mask's ink within the face's hull
+    (:func:`_face_hull`), what :func:`_parts_of` chooses the letter's components from."""
     h, w = mask.shape
     hull = _face_hull(mask)
     if hull is not None:
@@ -479,7 +487,7 @@ def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at
             mask = cut
     # 16-bit labels: OpenCV's statistics come twice as fast with them (a crop has a handful)
     n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_DEFAULT)
-    return _parts_of(labels, stats.tolist(), rank, pieces, marks_at_edge)
+    return labels, stats.tolist()
 
 
 def _parts_of(labels: np.ndarray, comps: list, rank: int = 0, pieces: bool = True, marks_at_edge: bool = False,
