@@ -1389,6 +1389,25 @@ def test_print_lit_unlike_the_rest_of_its_kind_is_still_its_print_when_it_matche
     assert found == ([taken] if matched else [])
 
 
+@pytest.mark.parametrize("match, taken_for_print", [(0.87, True), (0.84, False)])
+def test_print_lit_unlike_its_kind_is_its_print_from_a_match_of_0_85(monkeypatch, match, taken_for_print):
+    # the real deluxe set's "TRIPLE WORD SCORE" squares 24-28 off their kind's colour match it
+    # 0.88-0.94, and a "DW" beside a tile was read W at 0.88; tiles match their square's print
+    # 0.71 at most: from 0.85 such a square is its print
+    board = _two_letter_print_board().astype(np.int16)
+    r, c = taken = (0, 3)
+    board[r * R.CELL:(r + 1) * R.CELL, c * R.CELL:(c + 1) * R.CELL] += 22      # 20-40 off its kind
+    board = np.clip(board, 0, 255).astype(np.uint8)
+    labels = [list(row) for row in LABELS]
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in LABELS], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    labels[r][c], kinds[taken], conf[taken] = "W", "tile", 0.83          # the print read as a W
+    guesses = [row[:] for row in labels]
+    monkeypatch.setattr(R, "_print_match", lambda strokes, mates, rc: match if rc == taken else 0.3)
+    found = R._print_read_as_letters(R.Analysis(board), 1, np.ones((15, 15), bool), labels, guesses, conf, kinds)
+    assert found == ([taken] if taken_for_print else [])
+
+
 def _blurred_square(r: int, k: int, sigma: float) -> np.ndarray:
     """The test board with square (r, k) blurred by a Gaussian of ``sigma`` px (its neighbours'
     pixels blurred in, as a camera's blur would)."""

@@ -598,9 +598,12 @@ PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over w
 PRINT_TILE_MATCH = 0.6   # ... and under which a letter shown on a square of its kind's colour is no print
 PRINT_MATES = 6       # ... against at most this many of them
 PRINT_NEAR = 20.0     # ... for a square whose face is within this (Lab) of its kind's colour
-PRINT_FAR, PRINT_SURE_MATCH = 40.0, 0.9   # ... or within this, matched this well (light falls off
+PRINT_FAR, PRINT_SURE_MATCH = 40.0, 0.85  # ... or within this, matched this well (light falls off
 #                       across a real board: the deluxe set's "TRIPLE WORD SCORE" squares 24-28
-#                       apart, matched 0.88-0.94; the tiles beside them 0.25-0.42)
+#                       apart, matched 0.88-0.94; the tiles beside them 0.25-0.42; rendered tiles at
+#                       most 0.71.  0.9 left 17 of those squares '#' on 176 real frames and a "DW"
+#                       beside a tile read W at 0.88 on a tuning board: 0.85 reads them empty, and
+#                       nothing else changed on 1,000 tuning boards)
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
