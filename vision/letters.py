@@ -275,8 +275,9 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0) -> list
     size), the same glyphs to the bit, made in one go.
 
     A board's first picture cuts some 70 letters; one by one, most of each crop's ~0.2 ms went
-    on a dozen small OpenCV and numpy calls, each costing more to make than to run on 50x50
-    pixels.  Here the crops are stacked into one tall picture, a blank band between them, and
+    on a dozen small OpenCV and numpy calls, each with its fixed cost (and caches gone cold
+    between them in the reader: ~0.3 ms a crop there).  Here the crops are stacked into one
+    tall picture, a blank band between them, and
     each step (threshold, edge lines, the face's regions and hull, the components) is one call
     over the stack; only the choice of the letter's components is made crop by crop, as before.
     The bands are an even number of rows apart, so OpenCV's labelling (which works on 2x2
