@@ -1021,13 +1021,15 @@ class BoardReader:
                 gl = [_mirror_glyph(g) for g in gl]
                 where = [(r, GRID - 1 - c) for r, c in where]
             if gl:
+                # the three other turns in one pass of the CNN (each glyph reads the same in any batch)
+                turned, _ = self._classify([_rot_glyph(g, k) for k in (1, 2, 3) for g in gl], upright=False)
                 for k in range(4):
                     if k == 0 and mirror:
                         p, _ = self._classify(gl, False)
                     elif k == 0:
                         p, _ = self._classify(gl, False, [an.logits[polarity][rc] for rc in where])
                     else:
-                        p, _ = self._classify([_rot_glyph(g, k) for g in gl], upright=False)
+                        p = turned[(k - 1) * len(gl):k * len(gl)]
                     scores[k] += float(_letter_score(p, "").sum())
             top = np.sort(scores)
             if top[-1] - top[-2] >= ORIENT_CLEAR and squares is None:
