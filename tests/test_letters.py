@@ -529,6 +529,27 @@ def test_onnxruntime_gives_the_numpy_networks_numbers(path):
         assert np.allclose(logits, ref, atol=1e-4) and np.allclose(hidden, ref_hidden, atol=1e-4)
 
 
+@pytest.mark.parametrize("engine", ["numpy", "onnxruntime"])
+def test_a_glyph_reads_the_same_in_any_batch(engine):
+    # the reader batches glyphs as suits it (the orientation vote reads three turns in one pass):
+    # a glyph's numbers do not depend on what else is in its batch -- exactly in onnxruntime, to
+    # float rounding in numpy (its matrix products are blocked by the batch's size)
+    if engine == "onnxruntime" and not onnx_cnn.available():
+        pytest.skip("onnxruntime is not installed here")
+    model = L.default_model()
+    run = onnx_cnn.OnnxCNN(model.params) if engine == "onnxruntime" else (lambda i, m: L.cnn_forward(model.params, i, m))
+    rng = np.random.default_rng(9)
+    ims = (rng.random((75, L.GLYPH, L.GLYPH)) < 0.3).astype(np.float32)
+    meta = rng.random((75, 5)).astype(np.float32)
+    whole = run(ims, meta)[0]
+    for size in (1, 7, 25):
+        parts = np.concatenate([run(ims[i:i + size], meta[i:i + size])[0] for i in range(0, 75, size)])
+        if engine == "onnxruntime":
+            assert np.array_equal(parts, whole)
+        else:
+            assert np.allclose(parts, whole, rtol=0, atol=1e-4)
+
+
 def test_the_numpy_network_reads_where_onnxruntime_is_switched_off(monkeypatch):
     monkeypatch.setenv("TC_NUMPY_CNN", "1")
     monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)

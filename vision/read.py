@@ -1021,7 +1021,8 @@ class BoardReader:
                 gl = [_mirror_glyph(g) for g in gl]
                 where = [(r, GRID - 1 - c) for r, c in where]
             if gl:
-                # the three other turns in one pass of the CNN (each glyph reads the same in any batch)
+                # the three other turns in one pass of the CNN (onnxruntime reads a glyph the same in
+                # any batch, numpy to float rounding: no reading changed on the tuning boards)
                 turned, _ = self._classify([_rot_glyph(g, k) for k in (1, 2, 3) for g in gl], upright=False)
                 for k in range(4):
                     if k == 0 and mirror:
