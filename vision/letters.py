@@ -331,7 +331,9 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0) -> list
 
 
 def _drop_edge_lines_stacked(masks: np.ndarray) -> np.ndarray:
-    """:func:`_drop_edge_lines` of each of ``masks`` (n, side, side), in one go."""
+    """:func:`_drop_edge_lines` of each of ``masks`` (n, side, side), in one go: an opening by
+    a line one pixel high works row by row, so the bands' rows and (turned) columns of every
+    crop are opened in one call, eroded first (most crops have no line: done there)."""
     n, h, w = masks.shape
     lh, bh = max(3, int(0.6 * w)), int(0.35 * h)
     turned = masks.transpose(0, 2, 1)
@@ -397,29 +399,16 @@ def _drop_edge_lines(mask: np.ndarray) -> np.ndarray:
     h, w = mask.shape
     lh, lw = max(3, int(0.6 * w)), max(3, int(0.6 * h))
     bh, bw = int(0.35 * h), int(0.35 * w)
-    if h == w:
-        # an opening by a line one pixel high works row by row: the bands' rows and (turned)
-        # columns are opened in one go, eroded first (most crops have no line: done there)
-        bands = np.concatenate([mask[:bh], mask[h - bh:], mask.T[:bw], mask.T[w - bw:]])
-        kernel = _line(lh)
-        eroded = cv2.erode(bands, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        if not cv2.countNonZero(eroded):
-            return mask
-        opened = cv2.dilate(eroded, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        lines = np.zeros_like(mask)
-        lines[:bh], lines[h - bh:] = opened[:bh], opened[bh:2 * bh]
-        lines[:, :bw] |= opened[2 * bh:2 * bh + bw].T
-        lines[:, w - bw:] |= opened[2 * bh + bw:].T
-    else:
-        hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lh), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lw).T.copy(), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        hor[bh:h - bh] = 0
-        ver[:, bw:w - bw] = 0
-        if not hor.any() and not ver.any():
-            return mask
-        lines = hor | ver
+    if h == w:                   # a board square: as the stacked crops are (one opening for both ways)
+        return _drop_edge_lines_stacked(mask[None])[0]
+    hor = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lh), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    ver = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _line(lw).T.copy(), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    hor[bh:h - bh] = 0
+    ver[:, bw:w - bw] = 0
+    if not hor.any() and not ver.any():
+        return mask
     # dilate by one pixel so the anti-aliased fringe of the line goes too
-    return cv2.subtract(mask, cv2.dilate(lines, _K3))
+    return cv2.subtract(mask, cv2.dilate(hor | ver, _K3))
 
 
 @lru_cache(maxsize=64)

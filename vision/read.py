@@ -344,7 +344,7 @@ class Analysis:
         d = self.glyphs[polarity]
         peak = self.peak(polarity)
         todo = []
-        for rc in squares:
+        for rc in dict.fromkeys(squares):
             if rc not in d:
                 if peak[rc] < PEAK_MIN:
                     d[rc] = None
@@ -352,8 +352,8 @@ class Analysis:
                     todo.append(rc)
         if not todo:
             return
-        cut = L.glyphs_from_inks([self.ink_crop(polarity, r, c) for r, c in dict.fromkeys(todo)], min_contrast)
-        for (r, c), g in zip(dict.fromkeys(todo), cut):
+        cut = L.glyphs_from_inks([self.ink_crop(polarity, r, c) for r, c in todo], min_contrast)
+        for (r, c), g in zip(todo, cut):
             if g is not None and _touches_side(g, self.s):
                 # ink reaching the crop's side: the board-wide ink there holds the neighbours'
                 # edges too (a tile outline's corner cut as a J or an L); the crop's own ink,
