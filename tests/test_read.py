@@ -1799,3 +1799,44 @@ def test_a_sheet_letter_is_also_learnt_from_the_cut_that_reads_it_more_surely(mo
     assert SP._cleaner_cuts(Picture(), 1, {(1, 1): usual}, {(1, 1): "O"}, Reader()) == [("O", cleaner)]
     reads_as_o[id(cleaner)] = 0.83                   # not 0.05 surer: the usual cut alone
     assert SP._cleaner_cuts(Picture(), 1, {(1, 1): usual}, {(1, 1): "O"}, Reader()) == []
+
+
+
+def _own_letters(board, in_doubt, shown=None):
+    """What the board's own sure letters confirm of ``in_doubt`` (square -> (best letter, the
+    square model's p)), the board as read cold (``shown``: squares shown otherwise)."""
+    reader = R.BoardReader(ENGLISH)
+    rd = reader.read(board)
+    labels = [list(row) for row in rd.labels]
+    conf = rd.confidence.copy()
+    for (r, c), (ch, cf) in (shown or {}).items():
+        labels[r][c], conf[r, c] = ch, cf
+    for rc in in_doubt:
+        labels[rc[0]][rc[1]] = R.COVERED
+    return reader._board_letters(R.Analysis(board), rd.polarity, in_doubt, labels, conf)
+
+
+def test_a_letter_in_doubt_is_shown_when_a_sure_tile_of_the_same_board_looks_just_like_it(pictures):
+    board, _ = pictures
+    # the X of BOX in doubt, the X of WAX read surely; the O of FJORD in doubt, BOX's O sure
+    got = _own_letters(board, {(6, 11): ("X", 0.97), (7, 9): ("O", 0.9)})
+    assert set(got) == {(6, 11), (7, 9)}
+    assert got[(6, 11)][0] == "X" and 0.97 * R.OWN_MATCH <= got[(6, 11)][1] <= 0.97
+    assert got[(7, 9)][0] == "O" and 0.9 * R.OWN_MATCH <= got[(7, 9)][1] <= 0.9
+
+
+def test_a_letter_in_doubt_with_no_sure_twin_on_the_board_stays_in_doubt(pictures):
+    board, _ = pictures
+    # a best guess of K for BOX's X: no K on the board looks like it
+    assert _own_letters(board, {(6, 11): ("K", 1.0)}) == {}
+    # ... nor an X when the board's only other X is not read surely
+    assert _own_letters(board, {(6, 11): ("X", 1.0)}, shown={(6, 7): ("X", R.OWN_SURE - 0.05)}) == {}
+
+
+def test_a_letter_in_doubt_as_like_a_sure_tile_of_another_letter_stays_in_doubt():
+    # three X tiles: one in doubt, one read surely as X, one read surely as (say) a Y -- as like
+    # the one in doubt as its X twin, so the board cannot tell which it is
+    labels = ["." * 15] * 7 + ["....XAXEX......"] + ["." * 15] * 7
+    board, _ = board_picture(labels)
+    assert _own_letters(board, {(7, 4): ("X", 1.0)}) != {}
+    assert _own_letters(board, {(7, 4): ("X", 1.0)}, shown={(7, 8): ("Y", 0.99)}) == {}
