@@ -1802,6 +1802,9 @@ def test_a_sheet_letter_is_also_learnt_from_the_cut_that_reads_it_more_surely(mo
 
 
 
+OWN_MATCH_CUT = R.OWN_MATCH_CUT
+
+
 def _own_letters(board, in_doubt, shown=None):
     """What the board's own sure letters confirm of ``in_doubt`` (square -> (best letter, the
     square model's p)), the board as read cold (``shown``: squares shown otherwise)."""
@@ -1823,6 +1826,23 @@ def test_a_letter_in_doubt_is_shown_when_a_sure_tile_of_the_same_board_looks_jus
     assert set(got) == {(6, 11), (7, 9)}
     assert got[(6, 11)][0] == "X" and 0.97 * R.OWN_MATCH <= got[(6, 11)][1] <= 0.97
     assert got[(7, 9)][0] == "O" and 0.9 * R.OWN_MATCH <= got[(7, 9)][1] <= 0.9
+
+
+def test_a_letter_in_doubt_cut_badly_matches_its_twin_when_cut_at_another_ink_threshold(pictures, monkeypatch):
+    # a glare spot over BOX's X: cut at the usual ink threshold it is not like WAX's X enough;
+    # cut at one of the second look's other thresholds it is (a closer match asked of those cuts)
+    board, _ = pictures
+    glared = board.copy()
+    C = R.CELL
+    yy, xx = np.mgrid[0:C, 0:C]
+    spot = 0.85 * np.exp(-((yy - 0.4 * C) ** 2 + (xx - 0.6 * C) ** 2) / (2 * (0.35 * C) ** 2))[..., None]
+    sq = glared[6 * C:7 * C, 11 * C:12 * C].astype(np.float32)
+    glared[6 * C:7 * C, 11 * C:12 * C] = np.clip(sq * (1 - spot) + 255 * spot, 0, 255).astype(np.uint8)
+    monkeypatch.setattr(R, "OWN_MATCH_CUT", 2.0)          # other cuts never enough
+    assert _own_letters(glared, {(6, 11): ("X", 1.0)}) == {}
+    monkeypatch.setattr(R, "OWN_MATCH_CUT", OWN_MATCH_CUT)
+    got = _own_letters(glared, {(6, 11): ("X", 1.0)})
+    assert got and got[(6, 11)][0] == "X" and got[(6, 11)][1] >= OWN_MATCH_CUT
 
 
 def test_a_letter_in_doubt_with_no_sure_twin_on_the_board_stays_in_doubt(pictures):

@@ -805,6 +805,10 @@ HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square unde
 # the tuning boards' doubtful letters (~650 boards, six rows): 33 of 202 confirmed, none wrong;
 # from a match of 0.85, 37 and 2 wrong (an E with the set's F, an empty square with a V).
 OWN_SURE, OWN_MATCH, OWN_APART = 0.95, 0.9, 0.1
+# ... or when one of its cuts at the second look's other ink thresholds matches such a twin at
+# OWN_MATCH_CUT or more (four more tries, so a closer match: at 0.9 a Q cut without its tail
+# matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at 0.93 none wrong)
+OWN_MATCH_CUT = 0.93
 
 
 class BoardReader:
@@ -1609,8 +1613,9 @@ class BoardReader:
         """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> (best letter,
         the square model's probability of a tile)) that the board's own sure letters confirm:
         a tile shown as that letter with OWN_SURE or more, in this picture, looks like it
-        (:meth:`letters.Prototypes.similarity` OWN_MATCH or more) and none shown as another
-        letter comes within OWN_APART.  Shown with the tile's probability times the match."""
+        (:meth:`letters.Prototypes.similarity` OWN_MATCH or more; OWN_MATCH_CUT for the letter
+        cut at the second look's other ink thresholds) and none shown as another letter comes
+        within OWN_APART of that cut.  Shown with the tile's probability times the match."""
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
                 if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= OWN_SURE]
         if not sure:
@@ -1623,17 +1628,28 @@ class BoardReader:
         own.labels = [labels[r][c] for r, c in sure]
         own.vectors = hid_s / (np.linalg.norm(hid_s, axis=1, keepdims=True) + 1e-6)
         own.pixels = L._pix(ims_s)
-        sim = own.similarity(hid_a, ims_a)
+        rows: dict = {rc: [row] for rc, row in zip(asked, own.similarity(hid_a, ims_a))}
+        # the same squares cut at the second look's other ink thresholds: a letter cut badly at
+        # the usual one (blur, glare) may match its twins cut otherwise
+        extra, owner = [], []
+        for rc in asked:
+            for g in L.glyph_variants(an.ink_crop(pol, *rc), SECOND_LOOK):
+                extra.append(g)
+                owner.append(rc)
+        if extra:
+            ims_e, meta_e = L.stack(extra)
+            for rc, row in zip(owner, own.similarity(self.model.forward(ims_e, meta_e)[1], ims_e)):
+                rows[rc].append(row)
         out = {}
-        for rc, row in zip(asked, sim):
+        for rc in asked:
             letter, pk = in_doubt[rc]
-            mine = [s for s, lab in zip(row, own.labels) if lab == letter]
-            others = [s for s, lab in zip(row, own.labels) if lab != letter]
-            if not mine:
+            mine = np.array([lab == letter for lab in own.labels])
+            if not mine.any():
                 continue
-            m = max(mine)
-            if m >= OWN_MATCH and m - max(others, default=-1.0) >= OWN_APART:
-                out[rc] = (letter, pk * float(m))
+            for k, row in enumerate(rows[rc]):
+                m = float(row[mine].max())
+                if m >= (OWN_MATCH if k == 0 else OWN_MATCH_CUT) and m - float(row[~mine].max(initial=-1.0)) >= OWN_APART:
+                    out[rc] = (letter, max(out.get(rc, ("", 0.0))[1], pk * m))
         return out
 
     def _hidden_of(self, an: Analysis, pol: int, cells: list) -> tuple[list, np.ndarray, np.ndarray]:
