@@ -804,7 +804,9 @@ HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square unde
 # the letter model never saw, whose doubtful letters have sure twins elsewhere on the board.  On
 # the tuning boards' doubtful letters (~650 boards, six rows): 33 of 202 confirmed, none wrong;
 # from a match of 0.85, 37 and 2 wrong (an E with the set's F, an empty square with a V).
-OWN_SURE, OWN_MATCH, OWN_APART = 0.95, 0.9, 0.1
+# Twins shown with 0.9 or more (first 0.95): +16 tiles on 1,920 tuning boards, none wrong; from
+# 0.8, +33 but 5 wrong (twins themselves misread: a J read I taught another J to be an I).
+OWN_SURE, OWN_MATCH, OWN_APART = 0.9, 0.9, 0.1
 # ... or when one of its cuts at the second look's other ink thresholds matches such a twin at
 # OWN_MATCH_CUT or more (four more tries, so a closer match: at 0.9 a Q cut without its tail
 # matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at 0.93 none wrong)
