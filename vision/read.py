@@ -933,8 +933,10 @@ class BoardReader:
             p, classes = L._mix_prototypes(protos.similarity(hid, ims), p, classes, protos, 0.7)
         return p, classes
 
-    def _glyph_probs(self, an: "Analysis", pol: int, cells, upright: bool = True):
-        """(glyph cells, glyphs, probabilities, classes) for squares, using the logits cache."""
+    def _glyphs_read(self, an: "Analysis", pol: int, cells) -> tuple[list, list]:
+        """(the squares of ``cells`` with a glyph, their glyphs) as this picture cuts them, each
+        one's logits and hidden layer in the picture's cache (the model asked only for those not
+        there yet)."""
         where, gl = [], []
         an.cut_glyphs(pol, cells)
         for rc in cells:
@@ -949,7 +951,12 @@ class BoardReader:
             lg, hid = self.model.forward(ims, meta)
             for j, i in enumerate(todo):
                 cache[where[i]] = (lg[j], hid[j])
-        p, classes = self._classify(gl, upright, [cache[rc] for rc in where])
+        return where, gl
+
+    def _glyph_probs(self, an: "Analysis", pol: int, cells, upright: bool = True):
+        """(glyph cells, glyphs, probabilities, classes) for squares, using the logits cache."""
+        where, gl = self._glyphs_read(an, pol, cells)
+        p, classes = self._classify(gl, upright, [an.logits[pol][rc] for rc in where])
         return where, gl, p, classes
 
     def _candidates(self, an: Analysis, polarity: int, min_contrast: float = PEAK_MIN) -> list[tuple[int, int]]:
@@ -1656,21 +1663,11 @@ class BoardReader:
 
     def _hidden_of(self, an: Analysis, pol: int, cells: list) -> tuple[list, np.ndarray, np.ndarray]:
         """(the squares of ``cells`` with a glyph, the letter model's hidden layer for each, their
-        glyph images), the glyphs as this picture cut them (the model asked only for those not in
-        the logits cache)."""
-        an.cut_glyphs(pol, cells)
-        cells = [rc for rc in cells if an.glyph(pol, *rc) is not None]
-        glyphs = [an.glyph(pol, *rc) for rc in cells]
-        cache = an.logits[pol]
-        todo = [i for i, rc in enumerate(cells) if rc not in cache]
-        if todo:
-            ims, meta = L.stack([glyphs[i] for i in todo])
-            lg, hid = self.model.forward(ims, meta)
-            for j, i in enumerate(todo):
-                cache[cells[i]] = (lg[j], hid[j])
+        glyph images), the glyphs as this picture cuts them (:meth:`_glyphs_read`)."""
+        cells, glyphs = self._glyphs_read(an, pol, cells)
         if not cells:
             return [], np.zeros((0, 0), np.float32), np.zeros((0, L.GLYPH, L.GLYPH), np.float32)
-        return cells, np.stack([cache[rc][1] for rc in cells]), L.stack(glyphs)[0]
+        return cells, np.stack([an.logits[pol][rc][1] for rc in cells]), L.stack(glyphs)[0]
 
     def _read_other_components(self, an: Analysis, pol: int, cells, most: int):
         """(glyphs, their squares, letter probabilities, classes) of the glyphs built around the
