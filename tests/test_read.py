@@ -1806,8 +1806,8 @@ OWN_MATCH_CUT = R.OWN_MATCH_CUT
 
 
 def _own_letters(board, in_doubt, shown=None):
-    """What the board's own sure letters confirm of ``in_doubt`` (square -> (best letter, the
-    square model's p)), the board as read cold (``shown``: squares shown otherwise)."""
+    """What the board's own sure letters confirm of ``in_doubt`` (square -> best letter), the
+    board as read cold (``shown``: squares shown otherwise)."""
     reader = R.BoardReader(ENGLISH)
     rd = reader.read(board)
     labels = [list(row) for row in rd.labels]
@@ -1822,10 +1822,11 @@ def _own_letters(board, in_doubt, shown=None):
 def test_a_letter_in_doubt_is_shown_when_a_sure_tile_of_the_same_board_looks_just_like_it(pictures):
     board, _ = pictures
     # the X of BOX in doubt, the X of WAX read surely; the O of FJORD in doubt, BOX's O sure
-    got = _own_letters(board, {(6, 11): ("X", 0.97), (7, 9): ("O", 0.9)})
+    got = _own_letters(board, {(6, 11): "X", (7, 9): "O"})
     assert set(got) == {(6, 11), (7, 9)}
-    assert got[(6, 11)][0] == "X" and 0.97 * R.OWN_MATCH <= got[(6, 11)][1] <= 0.97
-    assert got[(7, 9)][0] == "O" and 0.9 * R.OWN_MATCH <= got[(7, 9)][1] <= 0.9
+    # shown as sure as the match
+    assert got[(6, 11)][0] == "X" and R.OWN_MATCH <= got[(6, 11)][1] <= 1.0
+    assert got[(7, 9)][0] == "O" and R.OWN_MATCH <= got[(7, 9)][1] <= 1.0
 
 
 def test_a_letter_in_doubt_cut_badly_matches_its_twin_when_cut_at_another_ink_threshold(pictures, monkeypatch):
@@ -1839,18 +1840,18 @@ def test_a_letter_in_doubt_cut_badly_matches_its_twin_when_cut_at_another_ink_th
     sq = glared[6 * C:7 * C, 11 * C:12 * C].astype(np.float32)
     glared[6 * C:7 * C, 11 * C:12 * C] = np.clip(sq * (1 - spot) + 255 * spot, 0, 255).astype(np.uint8)
     monkeypatch.setattr(R, "OWN_MATCH_CUT", 2.0)          # other cuts never enough
-    assert _own_letters(glared, {(6, 11): ("X", 1.0)}) == {}
+    assert _own_letters(glared, {(6, 11): "X"}) == {}
     monkeypatch.setattr(R, "OWN_MATCH_CUT", OWN_MATCH_CUT)
-    got = _own_letters(glared, {(6, 11): ("X", 1.0)})
+    got = _own_letters(glared, {(6, 11): "X"})
     assert got and got[(6, 11)][0] == "X" and got[(6, 11)][1] >= OWN_MATCH_CUT
 
 
 def test_a_letter_in_doubt_with_no_sure_twin_on_the_board_stays_in_doubt(pictures):
     board, _ = pictures
     # a best guess of K for BOX's X: no K on the board looks like it
-    assert _own_letters(board, {(6, 11): ("K", 1.0)}) == {}
+    assert _own_letters(board, {(6, 11): "K"}) == {}
     # ... nor an X when the board's only other X is not read surely
-    assert _own_letters(board, {(6, 11): ("X", 1.0)}, shown={(6, 7): ("X", R.OWN_SURE - 0.05)}) == {}
+    assert _own_letters(board, {(6, 11): "X"}, shown={(6, 7): ("X", R.OWN_SURE - 0.05)}) == {}
 
 
 def test_a_letter_in_doubt_as_like_a_sure_tile_of_another_letter_stays_in_doubt():
@@ -1858,5 +1859,5 @@ def test_a_letter_in_doubt_as_like_a_sure_tile_of_another_letter_stays_in_doubt(
     # the one in doubt as its X twin, so the board cannot tell which it is
     labels = ["." * 15] * 7 + ["....XAXEX......"] + ["." * 15] * 7
     board, _ = board_picture(labels)
-    assert _own_letters(board, {(7, 4): ("X", 1.0)}) != {}
-    assert _own_letters(board, {(7, 4): ("X", 1.0)}, shown={(7, 8): ("Y", 0.99)}) == {}
+    assert _own_letters(board, {(7, 4): "X"}) != {}
+    assert _own_letters(board, {(7, 4): "X"}, shown={(7, 8): ("Y", 0.99)}) == {}

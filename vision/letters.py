@@ -1012,6 +1012,13 @@ class Prototypes:
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     pixels: np.ndarray = field(default_factory=lambda: np.zeros((0, 196), np.float32))
 
+    @classmethod
+    def of(cls, labels: list[str], hidden: np.ndarray, images: np.ndarray) -> "Prototypes":
+        """Prototypes of glyphs already read: their labels, hidden-layer vectors and images."""
+        v = np.asarray(hidden, np.float32)
+        return cls(list(labels), v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6),
+                   _pix(np.asarray(images, np.float32)))
+
     def add(self, label: str, hidden: np.ndarray, image: np.ndarray) -> None:
         v = np.asarray(hidden, np.float32).reshape(1, -1)
         v = v / (np.linalg.norm(v) + 1e-6)

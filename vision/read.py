@@ -1239,7 +1239,7 @@ class BoardReader:
         conf = np.ones((GRID, GRID), np.float32)
         kinds = np.full((GRID, GRID), "empty", object)
         doubted: set = set()
-        in_doubt: dict = {}          # tiles whose letter is in doubt: square -> (letter, square kind's p)
+        in_doubt: dict = {}          # tiles whose letter is in doubt: square -> best letter
         if prev is not None:
             pr = prev[1]
             doubted = {rc for rc in pr.maybe_blank if reuse[rc]}     # kept with their squares
@@ -1289,7 +1289,7 @@ class BoardReader:
                 if pk < self.min_square and lab != COVERED:
                     lab, kind = COVERED, "unsure"
                 if lab == COVERED and letter and (kind == "tile" or pk < self.min_square):
-                    in_doubt[(r, c)] = (letter, 1.0)
+                    in_doubt[(r, c)] = letter
                 if lab == COVERED and kind in ("tile", "blank"):
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
@@ -1619,12 +1619,12 @@ class BoardReader:
         return X, probs, best
 
     def _board_letters(self, an: Analysis, pol: int, in_doubt: dict, labels, conf: np.ndarray) -> dict:
-        """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> (best letter,
-        the square model's probability of a tile)) that the board's own sure letters confirm:
+        """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> best letter)
+        that the board's own sure letters confirm:
         a tile shown as that letter with OWN_SURE or more, in this picture, looks like it
         (:meth:`letters.Prototypes.similarity` OWN_MATCH or more; OWN_MATCH_CUT for the letter
         cut at the second look's other ink thresholds) and none shown as another letter comes
-        within OWN_APART of that cut.  Shown with the tile's probability times the match."""
+        within OWN_APART of that cut.  Shown as sure as the match."""
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
                 if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= OWN_SURE]
         if not sure:
@@ -1633,10 +1633,7 @@ class BoardReader:
         asked, hid_a, ims_a = self._hidden_of(an, pol, list(in_doubt))
         if not sure or not asked:
             return {}
-        own = L.Prototypes()
-        own.labels = [labels[r][c] for r, c in sure]
-        own.vectors = hid_s / (np.linalg.norm(hid_s, axis=1, keepdims=True) + 1e-6)
-        own.pixels = L._pix(ims_s)
+        own = L.Prototypes.of([labels[r][c] for r, c in sure], hid_s, ims_s)
         rows: dict = {rc: [row] for rc, row in zip(asked, own.similarity(hid_a, ims_a))}
         # the same squares cut at the second look's other ink thresholds: a letter cut badly at
         # the usual one (blur, glare) may match its twins cut otherwise
@@ -1651,14 +1648,14 @@ class BoardReader:
                 rows[rc].append(row)
         out = {}
         for rc in asked:
-            letter, pk = in_doubt[rc]
+            letter = in_doubt[rc]
             mine = np.array([lab == letter for lab in own.labels])
             if not mine.any():
                 continue
             for k, row in enumerate(rows[rc]):
                 m = float(row[mine].max())
                 if m >= (OWN_MATCH if k == 0 else OWN_MATCH_CUT) and m - float(row[~mine].max(initial=-1.0)) >= OWN_APART:
-                    out[rc] = (letter, max(out.get(rc, ("", 0.0))[1], pk * m))
+                    out[rc] = (letter, max(out.get(rc, ("", 0.0))[1], m))
         return out
 
     def _hidden_of(self, an: Analysis, pol: int, cells: list) -> tuple[list, np.ndarray, np.ndarray]:
