@@ -216,6 +216,82 @@ class SquareModel:
             e = e * p["prior"]
         return e / e.sum(axis=1, keepdims=True)
 
+    @property
+    def has_look(self) -> bool:
+        return "look" in self.nets
+
+    def look(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
+        """(n, 4) from the square model's second look: a small CNN over the squares' pictures
+        (:func:`look_pictures`, (n, LOOK, LOOK, 9)) and their meta rows (feature row padded to
+        the reference width, the first look's four probabilities, with-reference, tile colour
+        known).  What a perceptron on summary numbers cannot see, it can: a tile's edge and the
+        gap round it, the shadow it casts, the square's print under a thin glare."""
+        p = self.nets["look"]
+        b = len(pictures)
+        a1 = np.maximum(L.im2col(pictures, 5) @ p["k1"] + p["b1"], 0).reshape(b, LOOK, LOOK, -1)
+        p1 = L.maxpool2(a1)
+        a2 = np.maximum(L.im2col(p1, 3) @ p["k2"] + p["b2"], 0).reshape(b, LOOK // 2, LOOK // 2, -1)
+        p2 = L.maxpool2(a2)
+        f = np.concatenate([p2.reshape(b, -1), (meta - p["mmean"]) / p["mstd"]], axis=1)
+        lg = np.maximum(f @ p["w3"] + p["b3"], 0) @ p["w4"] + p["b4"]
+        lg -= lg.max(axis=1, keepdims=True)
+        e = np.exp(lg)
+        return e / e.sum(axis=1, keepdims=True)
+
+
+LOOK = 24            # px a side of a square's picture in the second look (its crop at half size)
+LOOK_BLANK = 0.02    # squares the first look gives a blank tile this much, or ...
+LOOK_UNSURE = 0.9    # ... no kind this much, are looked at again (what the second look learnt on)
+LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty
+
+
+def look_crops(rect: np.ndarray, cells) -> np.ndarray:
+    """(n, h, h, 3) BGR uint8: ``cells``' crops (CROP_MARGIN past their sides, the picture's
+    edges repeated) at half size, h = LOOK + 1 (the second look reads the top-left LOOK x LOOK;
+    its training shifts by a pixel)."""
+    m = MARGIN
+    s = CELL + 2 * m
+    h = (s + 1) // 2
+    pad = cv2.copyMakeBorder(rect, m, m, m, m, cv2.BORDER_REPLICATE)
+    out = np.empty((len(cells), h, h, 3), np.uint8)
+    for i, (r, c) in enumerate(cells):
+        out[i] = cv2.resize(pad[r * CELL:r * CELL + s, c * CELL:c * CELL + s], (h, h), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _lab_of(crops: np.ndarray) -> np.ndarray:
+    """(n, h, h, 3) BGR uint8 crops -> Lab float32 (OpenCV's 8-bit scale, as the reader's colours)."""
+    h = crops.shape[1]
+    return cv2.cvtColor(crops.reshape(-1, h, 3), cv2.COLOR_BGR2LAB).reshape(crops.shape).astype(np.float32)
+
+
+def look_channels(crops: np.ndarray, board_lab: np.ndarray, tile_lab: np.ndarray | None,
+                  reference: np.ndarray | None = None) -> np.ndarray:
+    """(n, h, h, 9) float32 from :func:`look_crops`: each crop in Lab less the board's square
+    colour; less the letter tiles' colour (zeros where not known); less the empty board's same
+    crop (``reference``, its :func:`look_crops`; zeros without one); all over 50.
+    ``board_lab`` and ``tile_lab``: one colour (3,) or one a crop (n, 3)."""
+    cur = _lab_of(crops)
+    x = np.zeros(crops.shape[:3] + (9,), np.float32)
+    x[..., 0:3] = (cur - np.asarray(board_lab, np.float32).reshape(-1, 1, 1, 3)) / 50
+    if tile_lab is not None:
+        x[..., 3:6] = (cur - np.asarray(tile_lab, np.float32).reshape(-1, 1, 1, 3)) / 50
+    if reference is not None:
+        x[..., 6:9] = (cur - _lab_of(reference)) / 50
+    return x
+
+
+def look_meta(X: np.ndarray, P: np.ndarray, with_reference: bool, tile_known: bool) -> np.ndarray:
+    """(n, 37) meta rows of the second look: the square model's feature rows (cold rows padded
+    with zeros to the reference width), its four probabilities, with-reference, tile colour known."""
+    width = len(FEATURES) + len(REF_FEATURES)
+    meta = np.zeros((len(X), width + 6), np.float32)
+    meta[:, :X.shape[1]] = X
+    meta[:, width:width + 4] = P
+    meta[:, width + 4] = with_reference
+    meta[:, width + 5] = tile_known
+    return meta
+
 
 _SQUARES: SquareModel | None = None
 
@@ -845,6 +921,7 @@ class BoardReader:
         self.model = model or L.default_model()
         check_letters(self.letters, self.model, profile)
         self.squares = squares or default_square_model()
+        self._board_lab = np.zeros(3, np.float32)   # the board's square colour, set by _features
         warm_up()
         self.profile = profile
         self.values = {ch.upper(): int(v) for ch, v in (values or {}).items()}
@@ -1221,6 +1298,7 @@ class BoardReader:
         cand = _print_candidates(an.face_lab(pol)) if ref is None and cells else printed
         first = [rc for rc in cells if not cand[rc]]
         X, glyph_p, best = self._features(an, pol, first) if first else (None, {}, {})
+        board_lab = [self._board_lab] * len(first)
         todo = [rc for rc in cells if cand[rc]]
         if todo:
             second = dict(self._second) if first else {}
@@ -1229,6 +1307,7 @@ class BoardReader:
             if rest:
                 X2, g2, b2 = self._features(an, pol, rest)
                 X = X2 if X is None else np.vstack([X, X2])
+                board_lab += [self._board_lab] * len(rest)
                 glyph_p, best = {**glyph_p, **g2}, {**best, **b2}
                 second.update(self._second)
             self._second = second
@@ -1253,7 +1332,10 @@ class BoardReader:
         for r, c in zip(*np.nonzero(printed)):    # clearly an empty premium square (its print)
             conf[r, c] = 0.95
         if cells:
-            P = self.squares.probabilities(X, ref is not None, colourless(an.small_bgr[::2, ::2]))
+            grey = colourless(an.small_bgr[::2, ::2])
+            P = self.squares.probabilities(X, ref is not None, grey)
+            if self.squares.has_look and not grey:
+                self._look_again(an, cells, X, P, np.array(board_lab, np.float32))
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
@@ -1390,6 +1472,26 @@ class BoardReader:
                                maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY))
         self._prev = (an, reading)
         return reading
+
+    def _look_again(self, an: Analysis, cells, X: np.ndarray, P: np.ndarray, board_lab: np.ndarray) -> None:
+        """The square model's second look (:meth:`SquareModel.look`) at the squares its first
+        is in doubt about -- a blank tile or an empty square? -- replacing their rows of ``P``."""
+        sel = np.nonzero((P[:, _BLANK_KIND] >= LOOK_BLANK) | (P.max(axis=1) < LOOK_UNSURE))[0]
+        if not len(sel):
+            return
+        ref = self.reference
+        which = [cells[i] for i in sel]
+        crops = look_crops(an.rect, which)
+        pics = look_channels(crops, board_lab[sel], self.tile_lab,
+                             None if ref is None else look_crops(ref.rect, which))[:, :LOOK, :LOOK]
+        meta = look_meta(X[sel], P[sel], ref is not None, self.tile_lab is not None)
+        Q = self.squares.look(pics, meta)
+        # a letter read on the square is not emptied by its picture alone: a tile set of colours
+        # the look never saw (pink letters on lime tiles, read along a colour axis, with a
+        # reference) had a J read at 0.89 called an empty square at 0.79
+        lettered = X[sel, FEATURES.index("p_letter")] >= LOOK_LETTER
+        take = ~(lettered & (Q.argmax(axis=1) == KINDS.index("empty")))
+        P[sel[take]] = Q[take]
 
     def _print_is_not_a_tile(self, an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, guesses,
                              conf: np.ndarray, kinds: np.ndarray) -> None:
@@ -1536,6 +1638,7 @@ class BoardReader:
             lettered |= ~asked & ~np.isin(prev_lab, [EMPTY])
         free = face[~lettered]
         B = _modal_colour(free if len(free) >= 20 else face.reshape(-1, 3))
+        self._board_lab = B
         # tile colour: faces of squares with a confident, tile-sized letter
         conf_cells = [rc for rc, (ch, pl) in best.items()
                       if pl >= 0.9 and gmap[rc].height >= 0.3 and gmap[rc].parts <= 3 and PLAIN[rc]]

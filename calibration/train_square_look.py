@@ -1,0 +1,249 @@
+"""Train the square model's second look (the ``look`` net in ``vision/models/squares.npz``).
+
+The square model's first look is a perceptron on summary numbers per square (colours against the
+board's and the tiles', ink, the letter model's answer).  Where it is in doubt -- mostly "a blank
+tile or an empty square of about its colour?" -- the reader looks again with a small CNN over the
+square's picture (``vision.read.SquareModel.look``): a tile's edge, the gap round it, its shadow,
+the square's print under a thin glare, which summary numbers lose.  It is given the first look's
+numbers too, so it only has to add what the picture shows.
+
+Steps: (1) render boards (``vision/render.py``, the training fonts, 12 % blanks, hands on some),
+read each cold and against its empty-board reference with the committed models, keep the squares
+the second look will be asked about (first look gives a blank 0.02 or more, or no kind 0.9), every
+blank tile and 3 % of the other squares, with their crops, colours, feature rows and first-look probabilities; (2) fit
+the CNN with PyTorch (quarter turns, mirror and a pixel's shift as augmentation); (3) check it on
+boards of fonts never trained on, against the first look; (4) write it into ``squares.npz`` beside
+the square model's other nets (numpy reads it: PyTorch is only for training).
+
+    .venv/bin/pip install torch==2.13.0                      # CPU build, not part of the set-up
+    .venv/bin/python calibration/train_square_look.py        # ~20 min rendering + ~6 min fitting, 2 cores
+    .venv/bin/python calibration/train_square_look.py --quick --out /tmp/look   # smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import read as R  # noqa: E402
+from vision.render import font_paths  # noqa: E402
+from calibration.train_letters import Pool, scene_rect  # noqa: E402
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# the English set's point values, printed on the tiles of most training boards and given to the reader
+EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3, N=1, O=1, P=3, Q=10, R=1, S=1,
+                 T=1, U=1, V=4, W=4, X=8, Y=4, Z=10)
+OTHERS = 0.03     # share of the squares the second look is not asked about kept for training
+
+
+def kind_of(label: str, covered: float) -> int:
+    """Index into ``R.KINDS`` of a rendered square."""
+    return 3 if covered >= 0.3 else (0 if label == "." else 2 if label == "?" else 1)
+
+
+def _look_job(args):
+    """Squares the second look is asked about on ``n`` rendered boards, read cold and with a reference."""
+    seed, n, role = args
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    fonts = font_paths(role)
+    squares = R.default_square_model()
+    out = {k: [] for k in ("crop", "refcrop", "board_lab", "tile_lab", "meta", "y")}
+    for _ in range(n):
+        hard = rng.random() < 0.7
+        values = {k: str(v) for k, v in EN_VALUES.items()} if rng.random() < 0.6 else None
+        sc, rect, ref = scene_rect(rng, fonts, LETTERS, with_reference=True, n_tiles=int(rng.integers(0, 120)),
+                                   hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12,
+                                   hard=hard, values=values)
+        try:
+            an = R.Analysis(rect)
+            R._check_picture(an)
+        except R.VisionError:
+            continue
+        cells = [(r, c) for r in range(R.GRID) for c in range(R.GRID) if not 0.02 < sc.covered[r, c] < 0.3]
+        crops = R.look_crops(an.rect, [(r, c) for r in range(R.GRID) for c in range(R.GRID)])
+        ref_crops = R.look_crops(R.as_board(ref), [(r, c) for r in range(R.GRID) for c in range(R.GRID)])
+        for with_ref in (False, True):
+            reader = R.BoardReader(LETTERS, reference=ref if with_ref else None,
+                                   values=EN_VALUES if values else None)
+            pol = reader.decide_polarity(an)
+            reader.polarity = pol
+            X = reader._features(R.Analysis(rect) if with_ref else an, pol, cells)[0]
+            P = squares.probabilities(X, with_ref, False)
+            T = reader.tile_lab
+            meta = R.look_meta(X, P, with_ref, T is not None)
+            for i, (r, c) in enumerate(cells):
+                kind = kind_of(sc.labels[r][c], sc.covered[r, c])
+                asked = P[i, R._BLANK_KIND] >= R.LOOK_BLANK or P[i].max() < R.LOOK_UNSURE
+                if not asked and kind != R._BLANK_KIND and rng.random() >= OTHERS:
+                    continue       # (every blank is kept: the rarest kind, and the one asked about)
+                out["crop"].append(crops[r * R.GRID + c])
+                out["refcrop"].append(ref_crops[r * R.GRID + c] if with_ref else np.zeros_like(crops[0]))
+                out["board_lab"].append(reader._board_lab)
+                out["tile_lab"].append(np.full(3, np.nan, np.float32) if T is None else T)
+                out["meta"].append(meta[i])
+                out["y"].append(kind)
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def look_data(n_boards: int, seed: int, role: str, jobs: int) -> dict:
+    per = max(1, n_boards // jobs)
+    with Pool(jobs) as p:
+        parts = p.map(_look_job, [(seed + i, per, role) for i in range(jobs)])
+    return {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
+
+
+def channels(d: dict) -> np.ndarray:
+    """(n, 9, h, h) network input of the data (as ``vision.read.look_channels``)."""
+    T = d["tile_lab"]
+    known = ~np.isnan(T[:, 0])
+    x = R.look_channels(d["crop"], d["board_lab"], np.where(known[:, None], T, 0))
+    x[~known, :, :, 3:6] = 0
+    with_ref = d["meta"][:, -2] > 0.5
+    if with_ref.any():
+        x[with_ref, :, :, 6:9] = (R._lab_of(d["crop"][with_ref]) - R._lab_of(d["refcrop"][with_ref])) / 50
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as e:                      # a clear message, not a traceback
+        raise SystemExit("PyTorch is not installed: .venv/bin/pip install torch==2.13.0") from e
+    return torch
+
+
+def fit(x, meta, y, vx, vmeta, vy, epochs: int, seed: int, widths=(16, 32, 64), log=print) -> dict:
+    """Fit the CNN; returns its weights in the numpy layout of ``SquareModel.look``."""
+    torch = _torch()
+    nn, F = torch.nn, torch.nn.functional
+    c1, c2, fc = widths
+    n_meta = meta.shape[1]
+    side = R.LOOK // 4
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(9, c1, 5, padding=2)
+            self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
+            self.fc1 = nn.Linear(side * side * c2 + n_meta, fc)
+            self.fc2 = nn.Linear(fc, len(R.KINDS))
+            self.drop = nn.Dropout(0.2)
+
+        def forward(self, a, m):
+            a = F.max_pool2d(F.relu(self.conv1(a)), 2)
+            a = F.max_pool2d(F.relu(self.conv2(a)), 2)
+            a = a.permute(0, 2, 3, 1).reshape(len(a), -1)            # (y, x, c) as numpy reads it
+            return self.fc2(self.drop(F.relu(self.fc1(torch.cat([a, m], 1)))))
+
+    def augment(a, gen):
+        # a square reads the same turned and mirrored; a pixel's shift stands for the corners' noise
+        a = torch.rot90(a, int(torch.randint(4, (1,), generator=gen)), (2, 3))
+        if torch.rand(1, generator=gen) < 0.5:
+            a = torch.flip(a, (3,))
+        dy, dx = (int(v) for v in torch.randint(0, 2, (2,), generator=gen))
+        return a[:, :, dy:dy + R.LOOK, dx:dx + R.LOOK]
+
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    mmean, mstd = meta.mean(axis=0), meta.std(axis=0) + 1e-3
+    X = torch.from_numpy(x)
+    M = torch.from_numpy(((meta - mmean) / mstd).astype(np.float32))
+    Y = torch.from_numpy(y.astype(np.int64))
+    VX = torch.from_numpy(vx[:, :, :R.LOOK, :R.LOOK].copy())
+    VM = torch.from_numpy(((vmeta - mmean) / mstd).astype(np.float32))
+    net = Net()
+    bs = 256
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * ((len(Y) + bs - 1) // bs),
+                                                pct_start=0.1)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.02)
+    for ep in range(epochs):
+        t0 = time.time()
+        net.train()
+        order = torch.randperm(len(Y), generator=gen)
+        tot = 0.0
+        for i in range(0, len(Y), bs):
+            idx = order[i:i + bs]
+            loss = lossf(net(augment(X[idx], gen), M[idx]), Y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+        net.eval()
+        with torch.no_grad():
+            pv = net(VX, VM).argmax(1).numpy()
+        log(f"  epoch {ep + 1}/{epochs} loss {tot / len(Y):.4f} held-out squares right {np.mean(pv == vy):.4f} "
+            f"({time.time() - t0:.0f} s)", flush=True)
+    with torch.no_grad():
+        check = torch.softmax(net(VX[:256], VM[:256]), 1).numpy()
+    sd = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    return check, {"k1": np.ascontiguousarray(sd["conv1.weight"].transpose(2, 3, 1, 0).reshape(-1, c1)), "b1": sd["conv1.bias"],
+            "k2": np.ascontiguousarray(sd["conv2.weight"].transpose(2, 3, 1, 0).reshape(-1, c2)), "b2": sd["conv2.bias"],
+            "w3": np.ascontiguousarray(sd["fc1.weight"].T), "b3": sd["fc1.bias"],
+            "w4": np.ascontiguousarray(sd["fc2.weight"].T), "b4": sd["fc2.bias"],
+            "mmean": mmean.astype(np.float32), "mstd": mstd.astype(np.float32)}
+
+
+def report(first: np.ndarray, second: np.ndarray, y: np.ndarray, log=print) -> None:
+    """Blank tiles and empty squares shown right / wrong by each look, as the reader shows them."""
+    for name, Q in (("first look ", first), ("second look", second)):
+        k, pk = Q.argmax(1), Q.max(1)
+        shown = pk >= R.BLANK_SURE
+        parts = []
+        for c in (0, 2):
+            m = y == c
+            parts.append(f"{R.KINDS[c]}: {np.mean(shown[m] & (k[m] == c)):.1%} right, "
+                         f"{np.mean(shown[m] & (k[m] != c)):.2%} wrong")
+        log(f"  {name} (shown from {R.BLANK_SURE}): " + "; ".join(parts), flush=True)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--boards", type=int, default=3600, help="rendered boards to learn from")
+    ap.add_argument("--check-boards", type=int, default=400, help="rendered boards (fonts never trained on) to check on")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=R.SQUARES_PATH.parent,
+                    help="folder of the squares.npz to add the second look to (default: the committed one)")
+    ap.add_argument("--quick", action="store_true", help="a few boards and one epoch (a smoke test)")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.boards, a.check_boards, a.epochs = 8, 4, 1
+    _torch()                                      # before twenty minutes of rendering
+    t0 = time.time()
+    print(f"rendering {a.boards} boards ...", flush=True)
+    d = look_data(a.boards, a.seed, "train", a.jobs)
+    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs)
+    print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
+          f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
+    x, vx = channels(d), channels(v)
+    check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed)
+    width = len(R.FEATURES) + len(R.REF_FEATURES)
+    first = v["meta"][:, width:width + 4]
+    base = a.out / "squares.npz" if (a.out / "squares.npz").exists() else R.SQUARES_PATH
+    model = R.SquareModel({**R.SquareModel.load(base).nets, "look": net})
+    second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"])
+    err = float(np.abs(second[:len(check)] - check).max())
+    print(f"  numpy reads as PyTorch did: largest probability difference {err:.1e}", flush=True)
+    if err > 1e-3:
+        raise SystemExit(f"the exported second look does not reproduce the trained one (difference {err})")
+    report(first, second, v["y"])
+    a.out.mkdir(parents=True, exist_ok=True)
+    model.save(a.out / "squares.npz")
+    print(f"saved {a.out / 'squares.npz'} ({(a.out / 'squares.npz').stat().st_size / 1024:.0f} KiB), "
+          f"{time.time() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
