@@ -1983,3 +1983,32 @@ def test_the_second_look_learns_on_the_pictures_it_reads(pictures):
                  tile_lab=np.tile(tile_lab, (3, 1)), meta=meta)
         read = R.look_channels(crops, board_lab, tile_lab, ref_crops if with_ref else None)
         np.testing.assert_allclose(train.channels(d).transpose(0, 2, 3, 1), read, atol=1e-6)
+
+
+def test_a_square_the_second_look_empties_against_the_first_looks_doubt_is_asked_about_where_its_border_is_a_tiles():
+    # a deluxe set's blank, a face of about the board's colour inside the maroon tiles' border
+    # (real: quanyuan's white blanks on a white-squared board): the first look is in doubt, the
+    # second -- trained on blanks that wear their set's face -- calls it the board.  Its border is
+    # the letter tiles': asked, never shown empty
+    maroon = TileStyle(face=(45, 40, 125), ink=(225, 235, 240), font=FONTS[1])
+    img, corners, _ = render_board(LABELS, classic_board(), maroon, np.random.default_rng(0), cell=40,
+                                   placement_jitter=0.0)
+    r, c, m = 8, 11, 40
+    cv2.rectangle(img, (m + c * 40 + 7, m + r * 40 + 7), (m + c * 40 + 32, m + r * 40 + 32), classic_board().square, -1)
+    board = rectify(img, corners, R.CELL)
+    doubt = [0.55, 0.05, 0.1, 0.3]
+
+    def read(second_look_says):
+        reader = _reader_with_square_kinds(
+            lambda rc: doubt if rc == (r, c) else [0.0, 1.0, 0.0, 0.0] if LABELS[rc[0]][rc[1]] not in ".?" else "empty")
+        reader.squares.has_look = True
+        reader.squares.look = lambda pictures, meta: np.tile(second_look_says, (len(meta), 1))
+        return reader.read(board, orient=False)
+
+    assert read([1.0, 0, 0, 0]).labels[r][c] == R.COVERED
+    # the same square empty, doubted the same way: its border is the board's, it is shown empty
+    no_blank = [row if i != r else row[:c] + "." + row[c + 1:] for i, row in enumerate(LABELS)]
+    img, corners, _ = render_board(no_blank, classic_board(), maroon, np.random.default_rng(0), cell=40,
+                                   placement_jitter=0.0)
+    board = rectify(img, corners, R.CELL)
+    assert read([1.0, 0, 0, 0]).labels[r][c] == R.EMPTY

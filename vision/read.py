@@ -74,6 +74,7 @@ MIN_LETTER = 0.7     # letter probability under which a tile's letter is reporte
 MIN_SQUARE = 0.6     # square-kind probability under which the square is reported as unknown
 BLANK_DOUBT = 0.25   # an "empty" square the square model gives a blank tile this much: maybe a blank
 _BLANK_KIND = KINDS.index("blank")
+_EMPTY_KIND = KINDS.index("empty")
 BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.60-0.65 on 600 tuning
                      # boards: 11 real, 11 empty squares of nearly the tiles' colour
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
@@ -922,6 +923,7 @@ class BoardReader:
         check_letters(self.letters, self.model, profile)
         self.squares = squares or default_square_model()
         self._board_lab = np.zeros(3, np.float32)   # the board's square colour, set by _features
+        self._looked_empty: set = set()              # squares the second look emptied (_look_again)
         warm_up()
         self.profile = profile
         self.values = {ch.upper(): int(v) for ch, v in (values or {}).items()}
@@ -1333,6 +1335,7 @@ class BoardReader:
             conf[r, c] = 0.95
         if cells:
             grey = colourless(an.small_bgr[::2, ::2])
+            self._looked_empty = set()
             P = self.squares.probabilities(X, ref is not None, grey)
             if self.squares.has_look and not grey:
                 self._look_again(an, cells, X, P, np.array(board_lab, np.float32))
@@ -1396,6 +1399,9 @@ class BoardReader:
         if ref is None and cells:
             for r, c in _blanks_by_border(an, an.face_lab(pol), fresh, out_labels, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = BLANK, BLANK, "blank", BORDER_BLANK
+        if self._looked_empty:
+            for r, c in _emptied_with_a_tiles_border(an, self._looked_empty, out_labels, conf, kinds):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
             for r, c in _kind_read_as_one_letter(lambda: an.face_lab(pol), self.tile_lab, out_labels):
@@ -1490,7 +1496,11 @@ class BoardReader:
         # the look never saw (pink letters on lime tiles, read along a colour axis, with a
         # reference) had a J read at 0.89 called an empty square at 0.79
         lettered = X[sel, FEATURES.index("p_letter")] >= LOOK_LETTER
-        take = ~(lettered & (Q.argmax(axis=1) == KINDS.index("empty")))
+        emptied = Q.argmax(axis=1) == _EMPTY_KIND
+        take = ~(lettered & emptied)
+        # squares it empties that the first look would not have shown empty: checked once the
+        # board's sure letters are known (_emptied_with_a_tiles_border)
+        self._looked_empty = {which[j] for j in np.nonzero(take & emptied & (P[sel, _EMPTY_KIND] < self.min_square))[0]}
         P[sel[take]] = Q[take]
 
     def _print_is_not_a_tile(self, an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, guesses,
@@ -2182,37 +2192,80 @@ def _sure_letters(labels, kinds: np.ndarray, conf: np.ndarray) -> np.ndarray:
     return (kinds == "tile") & (conf >= 0.9) & ~np.isin(_shown(labels), (EMPTY, BLANK, COVERED))
 
 
+def _border_rings(an: Analysis, labels, conf: np.ndarray, kinds: np.ndarray):
+    """(tile ring, empty ring): the median border colour of the surely read letters (three at
+    least) and of the plain squares surely read empty; None where either is missing or they lie
+    under BORDER_APART apart."""
+    ring = an.ring_lab
+    letters = _sure_letters(labels, kinds, conf)
+    empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
+    if letters.sum() < 3 or empty.sum() < 3:
+        return None
+    tile_ring, empty_ring = np.median(ring[letters], axis=0), np.median(ring[empty], axis=0)
+    if np.linalg.norm(tile_ring - empty_ring) < BORDER_APART:
+        return None
+    return tile_ring, empty_ring
+
+
+def _tile_bordered(an: Analysis, labels, conf: np.ndarray, kinds: np.ndarray) -> np.ndarray | None:
+    """(15, 15): squares whose border is the letter tiles' own -- where the letter tiles' border
+    colour (``ring``, median over surely read letters, three at least) lies BORDER_APART or more
+    from the border of the plain squares surely read empty: a square whose border lies within
+    BORDER_NEAR of the tiles' and BORDER_APART from the empty squares', each of its four sides
+    within 2 BORDER_NEAR of the tiles' (dark tiles sitting off their squares darken an empty
+    square's border on the sides they lean over: 2 of 240 tuning boards).  None where the tiles'
+    and the empty squares' borders cannot be told apart."""
+    rings = _border_rings(an, labels, conf, kinds)
+    if rings is None:
+        return None
+    tile_ring, empty_ring = rings
+    ring = an.ring_lab
+    near = ((np.linalg.norm(ring - tile_ring, axis=2) < BORDER_NEAR)
+            & (np.linalg.norm(ring - empty_ring, axis=2) >= BORDER_APART))
+    cells = _cells(an.small_lab, SMALL)
+    for r, c in zip(*np.nonzero(near)):
+        cell = cells[r, c]
+        sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
+        near[r, c] = np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR
+    return near
+
+
 def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, conf: np.ndarray,
                       kinds: np.ndarray) -> list[tuple[int, int]]:
     """Plain squares read empty that are blank tiles of a face of their own (a deluxe set's white
     blanks among maroon letter tiles, on a cream board): the square model, which learnt blanks
     with their set's face, sees no letter and no tile colour there.  Their border is the tiles'
-    own, though -- the tile's sides round the face.  So: where the letter tiles' border colour
-    (``ring``, median over surely read letters, three at least) lies BORDER_APART or more from the
-    border of the plain squares surely read empty, a plain square read empty whose border lies
-    within BORDER_NEAR of the tiles' and BORDER_APART from the empty squares', each of its four
-    sides within 2 BORDER_NEAR of the tiles' (dark tiles sitting off their squares darken an empty
-    square's border on the sides they lean over: 2 of 240 tuning boards), and whose face is
-    BORDER_FACE or more from theirs, is a tile with no letter."""
-    ring = an.ring_lab
-    letters = _sure_letters(labels, kinds, conf)
+    own, though -- the tile's sides round the face (:func:`_tile_bordered`).  So a plain square
+    read empty with the tiles' border whose face is BORDER_FACE or more from the sure empty
+    squares' is a tile with no letter."""
+    bordered = _tile_bordered(an, labels, conf, kinds)
+    if bordered is None:
+        return []
     empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
-    if letters.sum() < 3 or empty.sum() < 3:
-        return []
-    tile_ring, empty_ring = np.median(ring[letters], axis=0), np.median(ring[empty], axis=0)
-    if np.linalg.norm(tile_ring - empty_ring) < BORDER_APART:
-        return []
     empty_face = np.median(face[empty], axis=0)
-    cand = (fresh & PLAIN & (kinds == "empty") & (np.linalg.norm(ring - tile_ring, axis=2) < BORDER_NEAR)
-            & (np.linalg.norm(ring - empty_ring, axis=2) >= BORDER_APART)
+    cand = (fresh & PLAIN & (kinds == "empty") & bordered
             & (np.linalg.norm(face - empty_face, axis=2) >= BORDER_FACE))
-    out = []
-    for r, c in zip(*np.nonzero(cand)):
-        cell = _cells(an.small_lab, SMALL)[r, c]
-        sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
-        if np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR:
-            out.append((r, c))
-    return out
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(cand))]
+
+
+def _emptied_with_a_tiles_border(an: Analysis, looked_empty: set, labels, conf: np.ndarray,
+                                 kinds: np.ndarray) -> list[tuple[int, int]]:
+    """Squares the second look called empty against the first look's doubt (``looked_empty``),
+    shown empty, whose border is nearer the surely read letters' border than the sure empty
+    squares' (the two BORDER_APART apart, :func:`_border_rings`): a blank with a face of its own,
+    which the second look -- trained on renders whose blanks wear their set's face -- takes for
+    the board (the real quanyuan deluxe set's white blanks among maroon tiles).  Asked about,
+    not shown as blanks: the border alone is not that sure."""
+    shown_empty = [rc for rc in looked_empty if labels[rc[0]][rc[1]] == EMPTY]
+    if not shown_empty:
+        return []
+    rings = _border_rings(an, labels, conf, kinds)
+    if rings is None:
+        return []
+    tile_ring, empty_ring = rings
+    ring = an.ring_lab
+    # only asked about, not shown as a blank: a border nearer the tiles' than the empty squares'
+    return [rc for rc in shown_empty if np.linalg.norm(ring[rc] - tile_ring) < np.linalg.norm(ring[rc] - empty_ring)]
 
 
 def _sure_empty_median(values: np.ndarray, sel: np.ndarray, kinds: np.ndarray, conf: np.ndarray):
