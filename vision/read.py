@@ -223,7 +223,7 @@ class SquareModel:
 
     def look(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
         """(n, 4) from the square model's second look: a small CNN over the squares' pictures
-        (:func:`look_pictures`, (n, LOOK, LOOK, 9)) and their meta rows (feature row padded to
+        (:func:`look_channels`' top-left LOOK x LOOK, (n, LOOK, LOOK, 9)) and their meta rows (feature row padded to
         the reference width, the first look's four probabilities, with-reference, tile colour
         known).  What a perceptron on summary numbers cannot see, it can: a tile's edge and the
         gap round it, the shadow it casts, the square's print under a thin glare."""
@@ -1283,6 +1283,7 @@ class BoardReader:
 
     def _read(self, an: Analysis) -> BoardReading:
         pol = self.polarity or 1
+        self._looked_empty = set()          # this picture's (_look_again)
         ref = self.reference
         prev = self._prev
         # squares unchanged since the previous frame keep their answer -- but not a '#': that may
@@ -1335,7 +1336,6 @@ class BoardReader:
             conf[r, c] = 0.95
         if cells:
             grey = colourless(an.small_bgr[::2, ::2])
-            self._looked_empty = set()
             P = self.squares.probabilities(X, ref is not None, grey)
             if self.squares.has_look and not grey:
                 self._look_again(an, cells, X, P, np.array(board_lab, np.float32))
