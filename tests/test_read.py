@@ -2012,3 +2012,15 @@ def test_a_square_the_second_look_empties_against_the_first_looks_doubt_is_asked
                                    placement_jitter=0.0)
     board = rectify(img, corners, R.CELL)
     assert read([1.0, 0, 0, 0]).labels[r][c] == R.EMPTY
+
+
+def test_a_picture_kept_square_for_square_from_the_last_one_does_not_recheck_the_last_ones_second_look(pictures, monkeypatch):
+    # what the second look emptied belongs to the picture it looked at; the next picture, every
+    # square unchanged and kept, has nothing of its own to check
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    monkeypatch.setattr(R, "_emptied_with_a_tiles_border", lambda an, looked, labels, conf, kinds: sorted(looked))
+    reader._looked_empty = {(0, 0)}            # as if the last picture's look had emptied it
+    again = reader.read(board)
+    assert again.labels[0][0] == R.EMPTY
