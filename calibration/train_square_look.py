@@ -102,14 +102,17 @@ def look_data(n_boards: int, seed: int, role: str, jobs: int) -> dict:
 
 
 def channels(d: dict) -> np.ndarray:
-    """(n, 9, h, h) network input of the data (as ``vision.read.look_channels``)."""
-    T = d["tile_lab"]
-    known = ~np.isnan(T[:, 0])
-    x = R.look_channels(d["crop"], d["board_lab"], np.where(known[:, None], T, 0))
-    x[~known, :, :, 3:6] = 0
+    """(n, 9, h, h) network input of the data: ``vision.read.look_channels`` of each row, as the
+    reader makes it (tile colour known or not, with a reference or not)."""
+    known = ~np.isnan(d["tile_lab"][:, 0])
     with_ref = d["meta"][:, -2] > 0.5
-    if with_ref.any():
-        x[with_ref, :, :, 6:9] = (R._lab_of(d["crop"][with_ref]) - R._lab_of(d["refcrop"][with_ref])) / 50
+    x = np.empty(d["crop"].shape[:3] + (9,), np.float32)
+    for k in (False, True):
+        for r in (False, True):
+            rows = (known == k) & (with_ref == r)
+            if rows.any():
+                x[rows] = R.look_channels(d["crop"][rows], d["board_lab"][rows], d["tile_lab"][rows] if k else None,
+                                          d["refcrop"][rows] if r else None)
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 

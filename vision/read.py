@@ -2207,45 +2207,34 @@ def _border_rings(an: Analysis, labels, conf: np.ndarray, kinds: np.ndarray):
     return tile_ring, empty_ring
 
 
-def _tile_bordered(an: Analysis, labels, conf: np.ndarray, kinds: np.ndarray) -> np.ndarray | None:
-    """(15, 15): squares whose border is the letter tiles' own -- where the letter tiles' border
-    colour (``ring``, median over surely read letters, three at least) lies BORDER_APART or more
-    from the border of the plain squares surely read empty: a square whose border lies within
-    BORDER_NEAR of the tiles' and BORDER_APART from the empty squares', each of its four sides
-    within 2 BORDER_NEAR of the tiles' (dark tiles sitting off their squares darken an empty
-    square's border on the sides they lean over: 2 of 240 tuning boards).  None where the tiles'
-    and the empty squares' borders cannot be told apart."""
-    rings = _border_rings(an, labels, conf, kinds)
-    if rings is None:
-        return None
-    tile_ring, empty_ring = rings
-    ring = an.ring_lab
-    near = ((np.linalg.norm(ring - tile_ring, axis=2) < BORDER_NEAR)
-            & (np.linalg.norm(ring - empty_ring, axis=2) >= BORDER_APART))
-    cells = _cells(an.small_lab, SMALL)
-    for r, c in zip(*np.nonzero(near)):
-        cell = cells[r, c]
-        sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
-        near[r, c] = np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR
-    return near
-
-
 def _blanks_by_border(an: Analysis, face: np.ndarray, fresh: np.ndarray, labels, conf: np.ndarray,
                       kinds: np.ndarray) -> list[tuple[int, int]]:
     """Plain squares read empty that are blank tiles of a face of their own (a deluxe set's white
     blanks among maroon letter tiles, on a cream board): the square model, which learnt blanks
     with their set's face, sees no letter and no tile colour there.  Their border is the tiles'
-    own, though -- the tile's sides round the face (:func:`_tile_bordered`).  So a plain square
-    read empty with the tiles' border whose face is BORDER_FACE or more from the sure empty
-    squares' is a tile with no letter."""
-    bordered = _tile_bordered(an, labels, conf, kinds)
-    if bordered is None:
+    own, though -- the tile's sides round the face.  So: where the letter tiles' border colour
+    lies BORDER_APART or more from the empty squares' (:func:`_border_rings`), a plain square read
+    empty whose border lies within BORDER_NEAR of the tiles' and BORDER_APART from the empty
+    squares', each of its four sides within 2 BORDER_NEAR of the tiles' (dark tiles sitting off
+    their squares darken an empty square's border on the sides they lean over: 2 of 240 tuning
+    boards), and whose face is BORDER_FACE or more from theirs, is a tile with no letter."""
+    rings = _border_rings(an, labels, conf, kinds)
+    if rings is None:
         return []
+    tile_ring, empty_ring = rings
+    ring = an.ring_lab
     empty = PLAIN & (kinds == "empty") & (conf >= 0.9)
     empty_face = np.median(face[empty], axis=0)
-    cand = (fresh & PLAIN & (kinds == "empty") & bordered
+    cand = (fresh & PLAIN & (kinds == "empty") & (np.linalg.norm(ring - tile_ring, axis=2) < BORDER_NEAR)
+            & (np.linalg.norm(ring - empty_ring, axis=2) >= BORDER_APART)
             & (np.linalg.norm(face - empty_face, axis=2) >= BORDER_FACE))
-    return [(int(r), int(c)) for r, c in zip(*np.nonzero(cand))]
+    out = []
+    for r, c in zip(*np.nonzero(cand)):
+        cell = _cells(an.small_lab, SMALL)[r, c]
+        sides = np.stack([cell[0].mean(axis=0), cell[-1].mean(axis=0), cell[:, 0].mean(axis=0), cell[:, -1].mean(axis=0)])
+        if np.linalg.norm(sides - tile_ring, axis=1).max() < 2 * BORDER_NEAR:
+            out.append((r, c))
+    return out
 
 
 def _emptied_with_a_tiles_border(an: Analysis, looked_empty: set, labels, conf: np.ndarray,
