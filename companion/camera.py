@@ -53,7 +53,7 @@ class CameraMove:
     covered: tuple[Square, ...] = ()
     misread: tuple[str, ...] = ()
     unread: tuple[Square, ...] = ()     # a tile is there, its letter could not be read
-    elsewhere: tuple[Square, ...] = ()  # covered, but off the move: no tile of this play can be there
+    elsewhere: tuple[Square, ...] = ()  # covered or unreadable, but off the move: no tile of this play can be there
     stray: tuple[Square, ...] = ()      # read as blank tiles, but off the line of the play's lettered tiles
     # read empty, but changed since the last move's picture, at an end of the play: a blank the
     # words may need (no question of its own: a moved glare changes squares too)
@@ -123,6 +123,13 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if conf < min_confidence:
                 questions.append(Question((r, c), "unsure", letter,
                                           f"is the tile on {square_name((r, c))} {letter}? (the camera is {conf:.0%} sure)"))
+    as_before = set(as_before)
+    # a tile the camera sees but cannot read, on a square that looks as it did before this move
+    # began, is no tile of this move: a tile put down changes its square far more (on a stand,
+    # the edge of a neighbour's tile sitting off its square read as an I on one picture of the
+    # turn and as nothing on the next held a recorded game up for five turns)
+    unread_new, unread_before = ([sq for sq in unread_new if sq not in as_before],
+                                 [sq for sq in unread_new if sq in as_before])
     before = set(blank_before)
     stray = {p.square for p in placements if p.tile.blank and p.square in before}
     stray |= _stray_blanks([p for p in placements if p.square not in stray], unread_new, labels, confirmed)
@@ -156,9 +163,9 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             questions.append(Question(sq, "maybe-blank", None,
                                       f"is there a blank tile on {square_name(sq)}? (the camera took the square "
                                       f"for empty, and the play is scored without it)"))
-    as_before = set(as_before)
     elsewhere = [sq for sq in covered if sq in as_before or not _may_join(sq, new, labels, confirmed)]
     covered = [sq for sq in covered if sq not in elsewhere]
+    elsewhere = sorted(elsewhere + unread_before)
     return CameraMove(tuple(placements), tuple(questions), tuple(covered), tuple(misread), tuple(unread_new),
                       tuple(elsewhere), tuple(sorted(stray)), tuple(changed_ends))
 

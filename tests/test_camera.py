@@ -229,6 +229,19 @@ def test_an_unread_tile_is_not_a_covered_square():
     assert [p.square for p in move.placements] == [(7, 7), (7, 9)]
 
 
+def test_an_unreadable_square_that_looks_as_before_the_move_is_no_tile_of_it():
+    # K8 reads as a tile the camera cannot read, but looks as it did on the last move's picture
+    # (the edge of J8's neighbour sitting off its square): the move is C A, nothing to ask
+    move = read_move(Board(), rows(H8="C", I8="A", K8="#"), None, EN, unread=[(7, 10)], as_before=[(7, 10)])
+    assert move.ready and move.unread == () and move.elsewhere == ((7, 10),)
+    assert [p.square for p in move.placements] == [(7, 7), (7, 8)]
+
+
+def test_an_unreadable_square_that_changed_is_still_a_tile_to_read():
+    move = read_move(Board(), rows(H8="C", I8="A", K8="#"), None, EN, unread=[(7, 10)], as_before=[(3, 3)])
+    assert move.unread == ((7, 10),) and move.elsewhere == ()
+
+
 def test_an_unread_square_on_a_played_tile_is_ignored():
     board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
     move = read_move(board, rows(H8="C", I8="#", J8="T"), None, EN, unread=[(7, 8)])
