@@ -7,7 +7,9 @@ square's picture (``vision.read.SquareModel.look``): a tile's edge, the gap roun
 the square's print under a thin glare, which summary numbers lose.  It is given the first look's
 numbers too, so it only has to add what the picture shows.
 
-Steps: (1) render boards (``vision/render.py``, the training fonts, 12 % blanks, hands on some),
+Steps: (1) render boards (``vision/render.py``, the training fonts, 12 % blanks, a quarter of the
+tile sets with blanks of a face of their own -- deluxe sets: a white face in a maroon tile's
+border, ``--deluxe-blanks`` --, hands on some),
 read each cold and against its empty-board reference with the committed models, keep the squares
 the second look will be asked about (first look gives a blank 0.02 or more, or no kind 0.9), every
 blank tile and 3 % of the other squares, with their crops, colours, feature rows and first-look probabilities; (2) fit
@@ -51,7 +53,7 @@ def kind_of(label: str, covered: float) -> int:
 
 def _look_job(args):
     """Squares the second look is asked about on ``n`` rendered boards, read cold and with a reference."""
-    seed, n, role = args
+    seed, n, role, deluxe = args
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
@@ -62,7 +64,7 @@ def _look_job(args):
         values = {k: str(v) for k, v in EN_VALUES.items()} if rng.random() < 0.6 else None
         sc, rect, ref = scene_rect(rng, fonts, LETTERS, with_reference=True, n_tiles=int(rng.integers(0, 120)),
                                    hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12,
-                                   hard=hard, values=values)
+                                   hard=hard, values=values, deluxe_blanks=deluxe)
         try:
             an = R.Analysis(rect)
             R._check_picture(an)
@@ -94,10 +96,10 @@ def _look_job(args):
     return {k: np.array(v) for k, v in out.items()}
 
 
-def look_data(n_boards: int, seed: int, role: str, jobs: int) -> dict:
+def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.0) -> dict:
     per = max(1, n_boards // jobs)
     with Pool(jobs) as p:
-        parts = p.map(_look_job, [(seed + i, per, role) for i in range(jobs)])
+        parts = p.map(_look_job, [(seed + i, per, role, deluxe) for i in range(jobs)])
     return {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
 
 
@@ -217,6 +219,8 @@ def main(argv=None) -> None:
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--deluxe-blanks", type=float, default=0.25,
+                    help="the share of tile sets whose blanks have a face of their own (vision/render.py)")
     ap.add_argument("--out", type=Path, default=R.SQUARES_PATH.parent,
                     help="folder of the squares.npz to add the second look to (default: the committed one)")
     ap.add_argument("--quick", action="store_true", help="a few boards and one epoch (a smoke test)")
@@ -226,8 +230,8 @@ def main(argv=None) -> None:
     _torch()                                      # before twenty minutes of rendering
     t0 = time.time()
     print(f"rendering {a.boards} boards ...", flush=True)
-    d = look_data(a.boards, a.seed, "train", a.jobs)
-    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs)
+    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks)
+    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks)
     print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
           f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
     x, vx = channels(d), channels(v)

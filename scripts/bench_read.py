@@ -19,6 +19,8 @@ Parts:
   sheet, photographed by the same camera and under another light;
 * ``--only games``: which way the board is seen, decided on a first move of a few letters and
   decided again after the next words (turned and mirrored at random);
+* ``--only deluxe``: the values rows' boards with every set's blanks drawn with a face of their
+  own inside the tile's border (deluxe sets), cold and with a reference; blanks counted apart;
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
   values, read without and with the values (the reader reads the printed value where it
   doubts a letter, as ``companion vision read`` does);
@@ -84,7 +86,7 @@ PHOTOS = {
 def score_board(truth: list[str], covered: np.ndarray, got: list[str]) -> dict:
     """Counts for one board: tiles right/abstained/wrong, empties, covered squares."""
     c = dict(tiles=0, tiles_right=0, tiles_unread=0, tiles_wrong=0, empty=0, empty_right=0, empty_unread=0,
-             empty_wrong=0, covered=0, covered_ok=0, covered_wrong=0)
+             empty_wrong=0, covered=0, covered_ok=0, covered_wrong=0, blanks=0, blanks_right=0, blanks_empty=0)
     for r in range(15):
         for k in range(15):
             t, g, cov = truth[r][k], got[r][k], covered[r, k]
@@ -105,6 +107,10 @@ def score_board(truth: list[str], covered: np.ndarray, got: list[str]) -> dict:
             else:
                 c["tiles"] += 1
                 c["tiles_right" if g == t else "tiles_unread" if g == R.COVERED else "tiles_wrong"] += 1
+                if t == "?":
+                    c["blanks"] += 1
+                    c["blanks_right"] += g == t
+                    c["blanks_empty"] += g == "."
     return c
 
 
@@ -116,13 +122,15 @@ EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3
 def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str = ENGLISH,
                   corner_noise: float = 0.08, show_errors: int = 0, hard: bool = True,
                   printed: dict | None = None, read_values: bool = False, mirrored: bool = False,
-                  turned: bool = False, grey: bool = False) -> dict:
+                  turned: bool = False, grey: bool = False, deluxe: float = 0.0) -> dict:
     """``printed``: the point values printed on the tiles (default: a random value per tile);
     ``read_values``: the reader is given them (and reads the printed value when unsure);
     ``mirrored``: the camera mirrors its picture (the frame flipped left to right);
     ``turned``: the camera sees the board from another side of the table (the grid's corners
     taken from a random one of the other three sides; the boards are the same as unturned);
-    ``grey``: a black-and-white camera (the frame, and the reference, made grey)."""
+    ``grey``: a black-and-white camera (the frame, and the reference, made grey);
+    ``deluxe``: the share of tile sets whose blanks have a face of their own (``vision.render``;
+    drawn without touching the boards' own draws: the boards are the same as without)."""
     rng = np.random.default_rng(seed)
     turns = np.random.default_rng(seed + 7919)       # its own draws: the boards stay the same
     fonts = font_paths(role)
@@ -132,7 +140,8 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
     errors = []
     for i in range(n):
         sc = random_scene(rng, alphabet, fonts, size=(1920, 1080), cell=56, with_reference=reference, hard=hard,
-                          values=None if printed is None else {k: str(v) for k, v in printed.items()})
+                          values=None if printed is None else {k: str(v) for k, v in printed.items()},
+                          deluxe_blanks=deluxe)
         cellpx = np.linalg.norm(sc.corners[1] - sc.corners[0]) / 15
         corners = sc.corners + rng.normal(0, corner_noise * cellpx, (4, 2))
         frame = sc.frame
@@ -602,7 +611,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
-                                       "photos", "photo-games"],
+                                       "photos", "photo-games", "deluxe"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
@@ -653,6 +662,17 @@ def main(argv=None) -> int:
         # one at another side of the table: each board seen from a random one of the other three
         for name, t in _cold_values_rows(a, runs, turned=True):
             print(report_renders(f"board seen from another side, {name}, cold, values read", t), flush=True)
+    if a.only in (None, "deluxe"):
+        # every set's blanks with a face of their own (deluxe sets: a white face in a maroon
+        # tile's border), the values rows' boards otherwise, cold and with a reference
+        for role, hard, n, name in runs:
+            for ref in (False, True):
+                seed = a.seed + 100 + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+                t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
+                                  read_values=True, deluxe=1.0)
+                print(report_renders(f"blanks with a face of their own, {name}, {'with reference' if ref else 'cold'}, "
+                                     f"values read", t) + f"; blanks {t.get('blanks', 0)}, read right "
+                      f"{t.get('blanks_right', 0)}, read empty {t.get('blanks_empty', 0)}", flush=True)
     if a.only in (None, "grey"):
         # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
         for name, t in _cold_values_rows(a, runs, grey=True):

@@ -1968,6 +1968,57 @@ def test_a_letter_read_on_a_square_is_not_emptied_by_the_second_look(monkeypatch
     assert all(rd.labels[r][c] != R.EMPTY for r, c in tiles)
 
 
+def test_a_letter_read_clearly_on_a_square_is_not_made_a_blank_by_the_second_look(monkeypatch):
+    # a blank shows no letter: a second look that calls every square it is asked about a blank
+    # (as the look trained on deluxe blanks called the pink J, read 0.99) must not take the
+    # letter off a square whose letter reads LOOK_LETTER or more
+    board, _ = board_picture(tile=pink_on_lime())
+    asked_clear, p_letter = [], {}
+
+    def look(self, pictures, meta):
+        asked_clear.extend(meta[:, R.FEATURES.index("p_letter")] >= R.LOOK_LETTER)
+        return np.tile([0, 0, 1.0, 0], (len(meta), 1))
+
+    first_look_again = R.BoardReader._look_again
+
+    def look_again(self, an, cells, X, P, board_lab):
+        p_letter.update((rc, float(X[i, R.FEATURES.index("p_letter")])) for i, rc in enumerate(cells))
+        return first_look_again(self, an, cells, X, P, board_lab)
+
+    monkeypatch.setattr(R.SquareModel, "look", look)
+    monkeypatch.setattr(R.BoardReader, "_look_again", look_again)
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert sum(asked_clear) >= 1
+    clear = [rc for rc, p in p_letter.items() if p >= R.LOOK_LETTER and LABELS[rc[0]][rc[1]] not in ".?"]
+    assert clear and all(rd.labels[r][c] != R.BLANK for r, c in clear)
+
+
+def test_a_square_with_some_letter_read_is_made_a_blank_only_by_a_sure_second_look(monkeypatch):
+    # a thin I under a lamp read 0.32, the first look in doubt (covered?), the second saying
+    # blank 0.49-0.58: scored as a blank in a recorded game.  Where some letter is read, the
+    # second look must be sure (LOOK_SURE_BLANK) to make the square a blank
+    board = cv2.GaussianBlur(board_picture()[0], (0, 0), 3.0)
+    asked = {}
+    first_look_again = R.BoardReader._look_again
+
+    def look_again(self, an, cells, X, P, board_lab):
+        doubt = (P[:, R._BLANK_KIND] >= R.LOOK_BLANK) | (P.max(axis=1) < R.LOOK_UNSURE)
+        asked.update((rc, float(X[i, R.FEATURES.index("p_letter")])) for i, rc in enumerate(cells) if doubt[i])
+        return first_look_again(self, an, cells, X, P, board_lab)
+
+    def read(blank):
+        monkeypatch.setattr(R.SquareModel, "look", lambda self, pictures, meta: np.tile([0, 1 - blank, blank, 0],
+                                                                                         (len(meta), 1)))
+        monkeypatch.setattr(R.BoardReader, "_look_again", look_again)
+        return R.BoardReader(ENGLISH).read(board, orient=False)
+
+    unsure = read(R.LOOK_SURE_BLANK - 0.1)
+    weak = [rc for rc, p in asked.items() if R.LOOK_SOME_LETTER <= p < R.LOOK_LETTER and LABELS[rc[0]][rc[1]] not in ".?"]
+    assert weak and all(unsure.labels[r][c] != R.BLANK for r, c in weak)
+    sure = read(0.99)                                  # a sure second look still makes them blanks
+    assert any(sure.labels[r][c] == R.BLANK for r, c in weak)
+
+
 def test_the_second_look_learns_on_the_pictures_it_reads(pictures):
     # training builds its input from stored crops (calibration/train_square_look.py); reading
     # builds it from the board: the same numbers, with and without a reference

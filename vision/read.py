@@ -243,7 +243,9 @@ class SquareModel:
 LOOK = 24            # px a side of a square's picture in the second look (its crop at half size)
 LOOK_BLANK = 0.02    # squares the first look gives a blank tile this much, or ...
 LOOK_UNSURE = 0.9    # ... no kind this much, are looked at again (what the second look learnt on)
-LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty
+LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty or blank
+LOOK_SOME_LETTER = 0.25   # ... and one whose letter reads this much, where the second says blank under
+LOOK_SURE_BLANK = 0.8     # ... this much
 
 
 def look_crops(rect: np.ndarray, cells) -> np.ndarray:
@@ -1494,10 +1496,18 @@ class BoardReader:
         Q = self.squares.look(pics, meta)
         # a letter read on the square is not emptied by its picture alone: a tile set of colours
         # the look never saw (pink letters on lime tiles, read along a colour axis, with a
-        # reference) had a J read at 0.89 called an empty square at 0.79
-        lettered = X[sel, FEATURES.index("p_letter")] >= LOOK_LETTER
-        emptied = Q.argmax(axis=1) == _EMPTY_KIND
-        take = ~(lettered & emptied)
+        # reference) had a J read at 0.89 called an empty square at 0.79.  Nor made a blank, which
+        # shows no letter: the look that learnt deluxe blanks (a face of their own inside the
+        # tile's border, which is what a letter of another colour looks like to it) called the
+        # same J a blank at 0.70, and one read 0.99 cold another (on 240 boards of deluxe sets
+        # only, the guard at 0.5 instead of 0.9 cost 17 of 14,000 tiles).  Where some letter is
+        # read, a blank only when the look is sure of it: a thin I under a lamp read 0.32, the
+        # look saying blank 0.49-0.58, was scored as a blank in a recorded game
+        letter = X[sel, FEATURES.index("p_letter")]
+        answer = Q.argmax(axis=1)
+        emptied, blanked = answer == _EMPTY_KIND, answer == _BLANK_KIND
+        unsure_blank = blanked & (Q[:, _BLANK_KIND] < LOOK_SURE_BLANK)
+        take = ~((letter >= LOOK_LETTER) & (emptied | blanked) | (letter >= LOOK_SOME_LETTER) & unsure_blank)
         # squares it empties that the first look would not have shown empty: checked once the
         # board's sure letters are known (_emptied_with_a_tiles_border)
         self._looked_empty = {which[j] for j in np.nonzero(take & emptied & (P[sel, _EMPTY_KIND] < self.min_square))[0]}

@@ -132,6 +132,10 @@ class TileStyle:
     grain: float = 0.0                    # 0..1 wood grain
     scale: float = 0.93                   # tile side / square side
     gloss: float = 0.0                    # 0..1 chance-weighted specular strength (plastic)
+    # a blank's face of its own (deluxe sets: a white face inside a maroon tile's border): its BGR
+    # inside a border of ``face`` this wide (a share of the tile's side); None: a plain blank
+    blank_face: tuple[int, int, int] | None = None
+    blank_border: float = 0.12
 
 
 @dataclass
@@ -206,7 +210,10 @@ def _pick(rng, items, weights):
     return items[int(rng.choice(len(items), p=w / w.sum()))]
 
 
-def random_tile_style(rng: np.random.Generator, fonts: list[str]) -> TileStyle:
+def random_tile_style(rng: np.random.Generator, fonts: list[str], deluxe_blanks: float = 0.0) -> TileStyle:
+    """A random tile set's look.  ``deluxe_blanks``: the chance that its blanks have a face of
+    their own (:attr:`TileStyle.blank_face`), drawn from a generator seeded by the style itself,
+    so that ``rng`` gives every other style and scene as it did without them."""
     face, ink, _, grain, gloss = _pick(rng, _TILE_PALETTES, [p[2] for p in _TILE_PALETTES])
     face, ink = _jitter(rng, face, 14), _jitter(rng, ink, 10)
     if rng.random() < 0.15:  # any colours with enough contrast
@@ -217,7 +224,7 @@ def random_tile_style(rng: np.random.Generator, fonts: list[str]) -> TileStyle:
                 break
     font = fonts[int(rng.integers(len(fonts)))]
     centred = rng.random() < 0.6
-    return TileStyle(
+    style = TileStyle(
         face=_bgr(face), ink=_bgr(ink), font=font,
         letter_size=float(rng.uniform(0.46, 0.68)),
         letter_dx=0.0 if centred else float(rng.uniform(-0.07, 0.0)),
@@ -228,6 +235,25 @@ def random_tile_style(rng: np.random.Generator, fonts: list[str]) -> TileStyle:
         radius=float(rng.uniform(0.0, 0.16)), bevel=float(rng.uniform(0.0, 1.0)),
         grain=grain * float(rng.uniform(0.3, 1.0)), scale=float(rng.uniform(0.86, 0.98)),
         gloss=gloss * float(rng.uniform(0, 1)))
+    if deluxe_blanks > 0:
+        _deluxe_blank(style, deluxe_blanks)
+    return style
+
+
+def _deluxe_blank(style: TileStyle, chance: float) -> None:
+    """Give ``style``'s blanks a face of their own with ``chance``: mostly the letters' colour
+    (the maroon set's white blank), else any colour apart from the face; its border 7-20 %."""
+    own = np.random.default_rng([*style.face, *style.ink, int(style.letter_size * 1e6)])
+    if own.random() >= chance:
+        return
+    colour = _jitter(own, style.ink[::-1], 10)
+    if own.random() < 0.3:
+        for _ in range(20):
+            colour = tuple(int(v) for v in own.integers(0, 256, 3))
+            if abs(_lum(_bgr(colour)) - _lum(style.face)) > 60:
+                break
+    style.blank_face = _bgr(colour)
+    style.blank_border = float(own.uniform(0.07, 0.2))
 
 
 def random_board_style(rng: np.random.Generator) -> BoardStyle:
@@ -264,6 +290,13 @@ def tile_face(letter: str, value: str, style: TileStyle, side: int, rng: np.rand
         if rng.random() < 0.5:
             stripes = stripes.T
         img *= (1 + style.grain * 0.07 * stripes)[:, :, None]
+    if letter in ("", "?") and style.blank_face is not None:
+        m = Image.fromarray(np.zeros((S, S), np.uint8))
+        b = int(round(style.blank_border * S))
+        ImageDraw.Draw(m).rounded_rectangle([b, b, S - 1 - b, S - 1 - b], radius=int(style.radius * (S - 2 * b)),
+                                            fill=255)
+        inner = np.asarray(m, np.float32)[:, :, None] / 255.0
+        img = img * (1 - inner) + np.asarray(style.blank_face, np.float32) * inner
     # letter and value
     pil = Image.fromarray(np.zeros((S, S), np.uint8))
     d = ImageDraw.Draw(pil)
@@ -617,13 +650,13 @@ def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRST
                  fonts: list[str] | None = None, n_tiles: int | None = None, hands: int | None = None,
                  size=(1920, 1080), cell: int = 48, with_reference: bool = False, hard: bool = True,
                  tile_style: TileStyle | None = None, board_style: BoardStyle | None = None,
-                 blank_rate: float = 0.03, values: dict | None = None) -> Scene:
+                 blank_rate: float = 0.03, values: dict | None = None, deluxe_blanks: float = 0.0) -> Scene:
     """A random board photographed by a random camera (and optionally its empty reference).
 
     ``values``: letter -> the point value printed on its tiles (default: a random value per tile).
     """
     fonts = fonts or font_paths("train")
-    ts = tile_style or random_tile_style(rng, fonts)
+    ts = tile_style or random_tile_style(rng, fonts, deluxe_blanks)
     bs = board_style or random_board_style(rng)
     if n_tiles is None:
         n_tiles = int(rng.integers(5, 110))
