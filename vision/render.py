@@ -653,7 +653,9 @@ def random_scene(rng: np.random.Generator, alphabet: str = "ABCDEFGHIJKLMNOPQRST
                  blank_rate: float = 0.03, values: dict | None = None, deluxe_blanks: float = 0.0) -> Scene:
     """A random board photographed by a random camera (and optionally its empty reference).
 
-    ``values``: letter -> the point value printed on its tiles (default: a random value per tile).
+    ``values``: letter -> the point value printed on its tiles (default: a random value per tile);
+    ``deluxe_blanks``: the chance that the set's blanks have a face of their own
+    (:func:`random_tile_style`; 0 draws every scene as before the option existed).
     """
     fonts = fonts or font_paths("train")
     ts = tile_style or random_tile_style(rng, fonts, deluxe_blanks)
