@@ -592,14 +592,19 @@ def bench_calibrated(n: int, seed: int, role: str, hard: bool) -> dict:
     return tot
 
 
+def _values_seed(a, role: str, hard: bool, reference: bool = False) -> int:
+    """The seed of a values row's boards: every part drawn from the values rows (mirrored, turned,
+    grey, calibrated, deluxe) reads the same boards."""
+    return a.seed + 100 + (1 if reference else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
+
+
 def _cold_values_rows(a, runs, **camera):
     """(name, figures) for each row of ``runs``: the values rows' boards (the same seeds), read
     cold with the values, as ``camera`` (mirrored, turned or grey, see :func:`bench_renders`)
     sees them."""
     for role, hard, n, name in runs:
-        seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-        yield name, bench_renders(n, seed, role, False, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                                  read_values=True, **camera)
+        yield name, bench_renders(n, _values_seed(a, role, hard), role, False, show_errors=a.show_errors, hard=hard,
+                                  printed=EN_VALUES, read_values=True, **camera)
 
 
 def main(argv=None) -> int:
@@ -645,10 +650,9 @@ def main(argv=None) -> int:
         # and with the values (the reader reads the printed value where it hesitates)
         for role, hard, n, name in runs:
             for ref in (False, True):
-                seed = a.seed + 100 + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
                 for use in (False, True):
-                    t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                                      read_values=use)
+                    t = bench_renders(n, _values_seed(a, role, hard, ref), role, ref, show_errors=a.show_errors,
+                                      hard=hard, printed=EN_VALUES, read_values=use)
                     print(report_renders(f"set's values printed, {name}, {'with reference' if ref else 'cold'}, "
                                          f"{'values read' if use else 'values not read'}", t), flush=True)
     # the values rows' boards (same seeds, cold, values read) seen by another camera:
@@ -667,12 +671,11 @@ def main(argv=None) -> int:
         # tile's border), the values rows' boards otherwise, cold and with a reference
         for role, hard, n, name in runs:
             for ref in (False, True):
-                seed = a.seed + 100 + (1 if ref else 0) + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-                t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard, printed=EN_VALUES,
-                                  read_values=True, deluxe=1.0)
+                t = bench_renders(n, _values_seed(a, role, hard, ref), role, ref, show_errors=a.show_errors, hard=hard,
+                                  printed=EN_VALUES, read_values=True, deluxe=1.0)
                 print(report_renders(f"blanks with a face of their own, {name}, {'with reference' if ref else 'cold'}, "
-                                     f"values read", t) + f"; blanks {t.get('blanks', 0)}, read right "
-                      f"{t.get('blanks_right', 0)}, read empty {t.get('blanks_empty', 0)}", flush=True)
+                                     f"values read", t) + f"; blanks {t['blanks']}, read right {t['blanks_right']}, "
+                      f"read empty {t['blanks_empty']}", flush=True)
     if a.only in (None, "grey"):
         # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
         for name, t in _cold_values_rows(a, runs, grey=True):
@@ -682,8 +685,7 @@ def main(argv=None) -> int:
     if a.only in (None, "calibrated"):
         # the values rows' cold boards read with the set calibrated from its tile sheet
         for role, hard, n, name in runs:
-            seed = a.seed + 100 + (10 if role == "heldout" else 0) + (20 if not hard else 0)
-            t = bench_calibrated(n, seed, role, hard)
+            t = bench_calibrated(n, _values_seed(a, role, hard), role, hard)
             print(f"set calibrated from its tile sheet, {name}, cold, values read: {t['boards']} boards, "
                   f"{t['refused']} sheets refused; " + "; ".join(
                       f"{k}: tiles right {v[1] / max(1, v[0]):.4f}, wrong squares {v[2]}, boards with no wrong square "
