@@ -330,6 +330,8 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
                   out: TextIO = sys.stdout, min_confidence: float = 0.8, *, board_profile: str | None = None,
                   set_profile: str | None = None) -> int:
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board."""
+    from vision.errors import VisionError
+
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True,
@@ -338,8 +340,14 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
     with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:
             rect = table.rectified(frame)
-            if rect is not None:
-                table.take(table.reader.read(rect), frame.name, empty_is_pass=True, picture=rect)
+            if rect is None:
+                continue
+            try:
+                reading = table.reader.read(rect)
+            except VisionError as exc:     # found but not readable (shaken, too dark): taken again
+                table.error(frame.name, str(exc))
+                continue
+            table.take(reading, frame.name, empty_is_pass=True, picture=rect)
     table.totals()
     return 0 if not table.problems else 1
 

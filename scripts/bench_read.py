@@ -482,15 +482,19 @@ def bench_game_photos() -> str:
         games[p.name.split("_")[1]].append(p)
     out = []
     for day, files in sorted(games.items()):
-        seen, read = defaultdict(Counter), 0
+        seen, read, refused = defaultdict(Counter), 0, []
         for p in files:
             img = load_image(str(p))
             try:
                 rect = R.rectify_board(img, BoardTracker().update(img, p.name).corners)
             except Exception:
                 continue
+            try:
+                rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
+            except R.VisionError as e:    # refused (a shaken photo): nothing shown, nothing to compare
+                refused.append(f"{p.name} ({e.reason})")
+                continue
             read += 1
-            rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
             for r, row in enumerate(rd.labels):
                 for c, ch in enumerate(row):
                     if ch not in ".#":
@@ -501,7 +505,8 @@ def bench_game_photos() -> str:
         detail = "; ".join(f"{chr(65 + c)}{r + 1} {dict(v)}" for (r, c), v in sorted(odd.items()))
         out.append(f"jheidel game of {day}: {read} photos read, {len(seen)} squares with a tile, {shown} tile "
                    f"readings, {minority} unlike their square's commonest reading ({100 * minority / max(1, shown):.2f} %)"
-                   + (f": {detail}" if detail else ""))
+                   + (f": {detail}" if detail else "")
+                   + (f"; refused: {', '.join(refused)}" if refused else ""))
     return "\n".join(out)
 
 

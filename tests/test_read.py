@@ -593,6 +593,35 @@ def test_blurred_or_tiny_boards_are_refused(pictures):
         R.BoardReader("")
 
 
+def _shaken(picture: np.ndarray, length: int, vertical: bool = False) -> np.ndarray:
+    """``picture`` smeared ``length`` px one way, as a camera moving while it takes it."""
+    k = np.full((1, length), 1.0 / length, np.float32)
+    return cv2.filter2D(picture, -1, k.T if vertical else k)
+
+
+@pytest.mark.parametrize("vertical", [False, True])
+def test_a_board_smeared_by_a_shaken_camera_is_refused_not_read(pictures, vertical):
+    # a third of a square's smear: letters wash out into plain faces, which read as blank tiles
+    board, _ = pictures
+    with pytest.raises(VisionError) as e:
+        R.read_board(_shaken(board, R.CELL // 3, vertical), ENGLISH)
+    assert e.value.reason == "blurred" and "smeared" in str(e.value)
+
+
+def test_a_board_smeared_a_little_is_still_read(pictures):
+    # under a tenth of a square (the rendered cameras shake up to 0.08 of one): letters still read
+    board, _ = pictures
+    rd = R.read_board(_shaken(board, R.CELL // 13), ENGLISH)
+    assert wrong_squares(LABELS, rd.labels) == []
+
+
+def test_smear_ratio_is_the_same_for_the_board_turned_a_quarter(pictures):
+    board, _ = pictures
+    grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
+    assert R.smear_ratio(np.ascontiguousarray(grey.T)) == pytest.approx(R.smear_ratio(grey), rel=1e-4)
+    assert R.smear_ratio(_shaken(grey, 13)) < R.SMEAR_LIMIT < R.smear_ratio(grey)
+
+
 def test_classify_main_on_crops(tmp_path, pictures):
     board, _ = pictures
     crops = R.cell_crops(board)

@@ -77,6 +77,26 @@ def test_a_damaged_photo_is_named_and_the_game_goes_on(tmp_path):
     assert code == 1  # a problem was reported
 
 
+def test_a_photo_smeared_by_a_shaken_phone_is_taken_again_and_the_game_goes_on(tmp_path):
+    # Ann: CAT (10).  The photo of Ben's move taken while the phone moved (a smear of a third of
+    # a square: its letters would read as blank tiles): refused, nothing scored.  Taken again: COT (6).
+    boards = [put(EMPTY, "G8", "CAT")]
+    boards.append(put(boards[-1], "G8", "COT", down=True))
+    cv2.imwrite(str(tmp_path / "move01.png"), photo(boards[0], seed=10))
+    shaken = cv2.filter2D(photo(boards[1], seed=11), -1, np.full((1, 17), 1 / 17, np.float32))
+    cv2.imwrite(str(tmp_path / "move02.png"), shaken)
+    cv2.imwrite(str(tmp_path / "move03.png"), photo(boards[1], seed=12))
+    out = io.StringIO()
+    code = replay_folder(str(tmp_path), ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT"], "test"), None, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Ann\tG8\tacross\tCAT\t10", out.getvalue()
+    assert lines[1].startswith("move02.png\tERROR The board picture is smeared"), out.getvalue()
+    assert lines[1].endswith("take it again."), out.getvalue()
+    assert lines[2] == "Ben\tG8\tdown\tCOT\t6", out.getvalue()
+    assert lines[-1] == "totals: Ann=10 Ben=6"
+    assert code == 1  # a problem was reported
+
+
 def test_replay_of_a_folder_that_is_not_there(tmp_path):
     from companion.errors import CompanionError
 

@@ -2340,9 +2340,33 @@ def _check_picture(an: Analysis) -> None:
     if sharp < BLUR_LIMIT:
         raise VisionError(f"The board picture is too blurred to read (sharpness {sharp:.0f}, needs {BLUR_LIMIT:.0f}); "
                           "hold the camera still and focus on the board.", "blurred")
+    smear = smear_ratio(an.half)
+    if smear < SMEAR_LIMIT:
+        raise VisionError(f"The board picture is smeared: the camera or the board moved while it was taken "
+                          f"(edges across the smear {smear:.2f} as strong as along it, needs {SMEAR_LIMIT:.2f}); "
+                          "hold the camera still and take it again.", "blurred")
 
 
 BLUR_LIMIT = 25.0   # Laplacian variance of the 20 px/square grey picture (sharp boards: 250-5000)
+# A board's grid, premium print and letters have edges every way, so the weaker of the picture's
+# two principal edge strengths (smear_ratio) is over half the stronger on a still picture; a
+# shake smears every edge across its direction.  Real photos a phone shook: 0.33 (a motion blur
+# of about a third of a square, letters read as blank tiles) and 0.37 (an S read empty, a B read
+# H); still ones 0.53-1.00 (jheidel, quanyuan); rendered boards down to 0.48 of 1,350 pictures
+# (heavy tilt and a soft camera: the rectified far rows are stretched one way).
+SMEAR_LIMIT = 0.42
+
+
+def smear_ratio(gray: np.ndarray) -> float:
+    """The weaker principal edge strength of ``gray`` over the stronger (eigenvalues of the
+    mean gradient structure tensor): 1 when edges run every way alike, near 0 when the picture
+    is smeared in one direction (motion blur)."""
+    g = gray.astype(np.float32)
+    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    a, b, c = float((gx * gx).mean()), float((gy * gy).mean()), float((gx * gy).mean())
+    half_trace, root = (a + b) / 2, np.sqrt(max(((a - b) / 2) ** 2 + c * c, 0.0))
+    strong = half_trace + root
+    return (half_trace - root) / strong if strong > 0 else 1.0
 
 
 # --------------------------------------------------------------------------- one-shot API
