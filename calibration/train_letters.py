@@ -477,6 +477,9 @@ def main(argv=None):
     ap.add_argument("--second-opinion", action="store_true",
                     help="join this fit to the letter model already in --out as its second opinion "
                          "(read with it on the glyphs it doubts; give another --fit-seed)")
+    ap.add_argument("--deluxe-blanks", type=float, default=0.25,
+                    help="share of the square model's tile sets whose blanks have a face of their own (a deluxe "
+                         "set's white blank in a border of the tile's colour; 0: none, as before this option)")
     ap.add_argument("--cache", default="", help="folder to keep rendered features between runs")
     ap.add_argument("--only", choices=["letters", "squares", "both", "grey-squares"], default="both",
                     help="grey-squares: only the square model's nets for black-and-white pictures, added "
@@ -566,6 +569,7 @@ def _square_job(args):
     (``grey``: photographed by a black-and-white camera)."""
     seed, n_boards, role, model_path, *rest = args
     grey = bool(rest and rest[0])
+    deluxe = float(rest[1]) if len(rest) > 1 else 0.0
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
@@ -575,7 +579,8 @@ def _square_job(args):
     Xc, Xr, y = [], [], []
     for _ in range(n_boards):
         sc, rect, ref = scene_rect(rng, fonts, letters, with_reference=True, n_tiles=int(rng.integers(0, 120)),
-                                   hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12)
+                                   hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12,
+                                   deluxe_blanks=deluxe)
         if grey:
             rect, ref = (black_and_white(x) for x in (rect, ref))
         try:
@@ -607,12 +612,14 @@ def _square_job(args):
 
 def train_squares(a, out: Path, t0: float, grey: bool = False) -> None:
     """The square model's two nets (cold, against a reference); ``grey``: its nets for pictures
-    without colour instead (R.SquareModel.GREY), added to the square model already in ``out``
-    (or the committed one), whose colour nets stay as they are."""
+    without colour instead (R.SquareModel.GREY).  Written into the square model already in
+    ``out`` (or the committed one), whose other nets stay as they are.  ``a.deluxe_blanks``: the
+    share of tile sets whose blanks have a face of their own."""
     model_path = out / "letters.npz"
     n = a.square_boards
     per = max(1, n // (a.jobs * 4))
-    tasks = [(a.seed * 7000 + i, per, "train", str(model_path), grey) for i in range(max(1, n // per))]
+    deluxe = getattr(a, "deluxe_blanks", 0.0)
+    tasks = [(a.seed * 7000 + i, per, "train", str(model_path), grey, deluxe) for i in range(max(1, n // per))]
     print(f"rendering {n} boards for the square model ...", flush=True)
     with Pool(a.jobs) as p:
         parts = p.map(_square_job, tasks)
@@ -620,7 +627,7 @@ def train_squares(a, out: Path, t0: float, grey: bool = False) -> None:
     Xr = np.vstack([q[1] for q in parts])
     y = np.concatenate([q[2] for q in parts])
     print(f"  {len(y)} squares {np.bincount(y, minlength=4).tolist()}, {time.time() - t0:.0f} s", flush=True)
-    vt = [(a.seed * 9000 + i, max(1, per // 3), "heldout", str(model_path), grey) for i in range(a.jobs * 2)]
+    vt = [(a.seed * 9000 + i, max(1, per // 3), "heldout", str(model_path), grey, deluxe) for i in range(a.jobs * 2)]
     with Pool(a.jobs) as p:
         vparts = p.map(_square_job, vt)
     vXc = np.vstack([q[0] for q in vparts])
@@ -647,9 +654,13 @@ def train_squares(a, out: Path, t0: float, grey: bool = False) -> None:
         cm = np.zeros((4, 4), int)
         np.add.at(cm, (vy, pv), 1)
         print("  confusion (rows truth empty/tile/blank/covered):\n" + str(cm), flush=True)
-    if grey:       # the colour nets kept: those of this folder's square model, or the committed one
-        base = out / "squares.npz" if (out / "squares.npz").exists() else R.SQUARES_PATH
-        nets = {**R.SquareModel.load(base).nets, **nets}
+    # the model's other nets kept (grey: the colour nets; colour: the grey nets and the second
+    # look), those of this folder's square model or the committed one
+    base = out / "squares.npz" if (out / "squares.npz").exists() else R.SQUARES_PATH
+    nets = {**R.SquareModel.load(base).nets, **nets}
+    if not grey and "look" in nets:
+        print("the second look kept was trained on the old first look's answers: retrain it "
+              "(calibration/train_square_look.py) and measure both", flush=True)
     R.SquareModel(nets).save(out / "squares.npz")
     print(f"saved {out / 'squares.npz'} ({(out / 'squares.npz').stat().st_size / 1024:.0f} KiB), "
           f"{time.time() - t0:.0f} s", flush=True)
