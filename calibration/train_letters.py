@@ -615,7 +615,11 @@ def train_squares(a, out: Path, t0: float, grey: bool = False) -> None:
     without colour instead (R.SquareModel.GREY).  Written into the square model already in
     ``out`` (or the committed one), whose other nets stay as they are.  ``a.deluxe_blanks``: the
     share of tile sets whose blanks have a face of their own."""
+    # the letter model the features come from: the one just trained into ``out``, else the committed one
     model_path = out / "letters.npz"
+    if not model_path.exists():
+        model_path = ROOT / "vision" / "models" / "letters.npz"
+        print(f"no letter model in {out}: the square model is trained over the committed one ({model_path})")
     n = a.square_boards
     per = max(1, n // (a.jobs * 4))
     deluxe = getattr(a, "deluxe_blanks", 0.0)

@@ -21,6 +21,8 @@ Parts:
   decided again after the next words (turned and mirrored at random);
 * ``--only deluxe``: the values rows' boards with every set's blanks drawn with a face of their
   own inside the tile's border (deluxe sets), cold and with a reference; blanks counted apart;
+* ``--only focus``: pictures out of focus (a further Gaussian blur), read with the picture check
+  and with its focus limit lifted, and the blur width of the real photos in ../shared;
 * ``--only values``: the same kinds of boards with every tile printed with the English set's
   values, read without and with the values (the reader reads the printed value where it
   doubts a letter, as ``companion vision read`` does);
@@ -510,6 +512,96 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+def bench_focus(n: int, seed: int) -> str:
+    """Pictures out of focus: rendered boards (training fonts, hard and standard cameras) under a
+    further Gaussian blur of 0-4 px of the 1920x1080 frame, read with the picture check and with
+    its focus limit lifted (what the reader showed before it); and the blur width of real photos
+    (``../shared``: the jheidel photos where the locator finds them, the quanyuan frames at their
+    marked corners), none of which may be refused."""
+    import json
+
+    from vision.locate import locate_auto
+
+    sigmas = (0.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
+    t = dict(pictures=0, focus=0, sharpness=0, other=0, read=0, tiles=0, right=0, wrong=0,
+             before_read=0, before_tiles=0, before_right=0, before_wrong=0, refused_clean=0)
+    widths = []
+    for hard in (True, False):
+        rng = np.random.default_rng(seed + (0 if hard else 1))
+        fonts = font_paths("train")
+        for _ in range(n):
+            sc = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, hard=hard,
+                              values={k: str(v) for k, v in EN_VALUES.items()})
+            for sigma in sigmas:
+                frame = sc.frame if sigma == 0 else cv2.GaussianBlur(sc.frame, (0, 0), sigma)
+                rect = R.rectify_board(frame, sc.corners)
+                t["pictures"] += 1
+                if sigma == 0:
+                    widths.append(R.blur_width(R.Analysis(rect).gray))
+                results = {}
+                for check in (True, False):
+                    limit, R.FOCUS_LIMIT = R.FOCUS_LIMIT, (R.FOCUS_LIMIT if check else float("inf"))
+                    try:
+                        rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
+                        results[check] = score_board(sc.labels, sc.covered, rd.labels)
+                    except R.VisionError as e:
+                        results[check] = "out of focus" if "out of focus" in str(e) else e.reason
+                    finally:
+                        R.FOCUS_LIMIT = limit
+                now, before = results[True], results[False]
+                if isinstance(before, dict):
+                    t["before_read"] += 1
+                    t["before_tiles"] += before["tiles"]
+                    t["before_right"] += before["tiles_right"]
+                    t["before_wrong"] += before["tiles_wrong"] + before["empty_wrong"] + before["covered_wrong"]
+                if isinstance(now, dict):
+                    t["read"] += 1
+                    t["tiles"] += now["tiles"]
+                    t["right"] += now["tiles_right"]
+                    t["wrong"] += now["tiles_wrong"] + now["empty_wrong"] + now["covered_wrong"]
+                elif now == "out of focus":
+                    t["focus"] += 1
+                    t["refused_clean"] += isinstance(before, dict) and (
+                        before["tiles_wrong"] + before["empty_wrong"] + before["covered_wrong"]) == 0
+                elif now == "blurred":
+                    t["sharpness"] += 1
+                else:
+                    t["other"] += 1
+    real = {}
+    jheidel = SHARED / "photos" / "jheidel"
+    for p in sorted(jheidel.glob("*.jpg")) if jheidel.is_dir() else []:
+        img = cv2.imread(str(p))
+        try:
+            rect = R.rectify_board(img, locate_auto(img, p.name).corners)
+        except Exception:
+            continue
+        real.setdefault("jheidel", []).append(R.blur_width(R.Analysis(rect).gray))
+    quanyuan = SHARED / "corners" / "quanyuan"
+    for split in ("train", "test"):
+        ann = quanyuan / split / "_annotations.coco.json"
+        if not ann.exists():
+            continue
+        data = json.loads(ann.read_text())
+        names = {im["id"]: im["file_name"] for im in data["images"]}
+        for a in data["annotations"]:
+            img = cv2.imread(str(quanyuan / split / names[a["image_id"]]))
+            corners = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
+            real.setdefault("quanyuan", []).append(R.blur_width(R.Analysis(R.rectify_board(img, corners)).gray))
+    lines = [f"pictures out of focus ({n} boards a camera, hard and standard, a further blur of "
+             f"{', '.join(f'{s:g}' for s in sigmas)} px): {t['pictures']} pictures; refused out of focus {t['focus']} "
+             f"({t['refused_clean']} of them read with no wrong square with the check lifted), refused by the sharpness "
+             f"check {t['sharpness']}, otherwise {t['other']}",
+             f"  read: {t['read']} pictures, tiles right {t['right'] / max(1, t['tiles']):.4f}, wrong squares {t['wrong']}; "
+             f"with the focus limit lifted: {t['before_read']} pictures, tiles right "
+             f"{t['before_right'] / max(1, t['before_tiles']):.4f}, wrong squares {t['before_wrong']}",
+             f"  blur width (px of a {R.CELL} px square, limit {R.FOCUS_LIMIT}) of the boards as rendered: "
+             f"median {np.median(widths):.2f}, highest {max(widths):.2f}"]
+    for name, w in real.items():
+        lines.append(f"  real {name}: {len(w)} pictures, blur width median {np.median(w):.2f}, highest {max(w):.2f}, "
+                     f"over the limit {sum(x > R.FOCUS_LIMIT for x in w)}")
+    return "\n".join(lines)
+
+
 def bench_engines(n: int, seed: int, repeats: int = 3) -> str:
     """The letter CNN in onnxruntime against numpy, frame by frame in one process (separate runs
     overlap on a shared machine): the same frames as ``--only speed``, each located, rectified and
@@ -621,7 +713,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
-                                       "photos", "photo-games", "deluxe"],
+                                       "photos", "photo-games", "deluxe", "focus"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
@@ -685,6 +777,8 @@ def main(argv=None) -> int:
         # a black-and-white camera (a grey camera mode, a night camera): every frame made grey
         for name, t in _cold_values_rows(a, runs, grey=True):
             print(report_renders(f"black-and-white camera, {name}, cold, values read", t), flush=True)
+    if a.only in (None, "focus"):
+        print(bench_focus(max(10, a.boards // 10), a.seed + 400), flush=True)
     if a.only in (None, "engines") and not a.skip_speed:
         print(bench_engines(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "calibrated"):

@@ -2327,7 +2327,7 @@ def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = N
 
 
 def _check_picture(an: Analysis) -> None:
-    """Refuse boards nobody could read: too dark, washed out, blurred."""
+    """Refuse boards nobody could read: too dark, washed out, blurred, smeared or out of focus."""
     # how light the picture is, however the letters' grey picture is made
     g = an.gray if an.grey is None else cv2.cvtColor(an.small_bgr, cv2.COLOR_BGR2GRAY)
     hi, lo = percentiles_u8(g, (95, 5))
@@ -2345,6 +2345,11 @@ def _check_picture(an: Analysis) -> None:
         raise VisionError(f"The board picture is smeared: the camera or the board moved while it was taken "
                           f"(edges across the smear {smear:.2f} as strong as along it, needs {SMEAR_LIMIT:.2f}); "
                           "hold the camera still and take it again.", "blurred")
+    blur = blur_width(an.gray)
+    if blur > FOCUS_LIMIT:
+        raise VisionError(f"The board picture is out of focus (its edges blurred over {blur:.1f} px of a square's "
+                          f"{CELL}, at most {FOCUS_LIMIT:.1f} can be read); focus the camera on the board "
+                          "(on a phone or tablet, tap the board on the screen) and take it again.", "blurred")
 
 
 BLUR_LIMIT = 25.0   # Laplacian variance of the 20 px/square grey picture (sharp boards: 250-5000)
@@ -2355,6 +2360,39 @@ BLUR_LIMIT = 25.0   # Laplacian variance of the 20 px/square grey picture (sharp
 # H); still ones 0.53-1.00 (jheidel, quanyuan); rendered boards down to 0.48 of 1,350 pictures
 # (heavy tilt and a soft camera: the rectified far rows are stretched one way).
 SMEAR_LIMIT = 0.42
+
+
+# Out of focus: a blur the same every way passes the smear check, and the sharpness check passes
+# a crowded board blurred past reading (its many letters' edges keep the Laplacian up).  What
+# tells is how wide the edges themselves are (blur_width, px at CELL px a square): rendered boards
+# 0.6-1.3 (450 boards of the benchmark's cameras), real photos 0.6-1.6 (jheidel, quanyuan); the
+# same rendered boards under a further Gaussian blur read wrong squares from about 1.5 and many
+# from 2 (224 pictures: 66 wrong squares on the 159 read up to 2.0, 212 on the 50 over it).
+FOCUS_LIMIT = 2.0
+FOCUS_REBLUR = 1.5    # px: the known blur added to see how much flatter the edges get
+
+
+def blur_width(gray: np.ndarray) -> float:
+    """How blurred ``gray`` is: the standard deviation, in pixels, of the Gaussian blur its
+    strongest edges show (median over the gradient's local peaks).  Blurring a step edge of blur
+    s further by b lowers its gradient peak by r = s / sqrt(s^2 + b^2), whatever its contrast,
+    so s = b r / sqrt(1 - r^2) (re-blur estimate).  0 where the picture has too few edges to
+    tell (the sharpness check refuses such a picture)."""
+    g = gray.astype(np.float32)
+
+    def gradient(x):
+        return cv2.magnitude(cv2.Sobel(x, cv2.CV_32F, 1, 0), cv2.Sobel(x, cv2.CV_32F, 0, 1))
+
+    m0 = gradient(g)
+    # edges worth measuring: local peaks of the gradient, at least 0.3 of the strongest (99.5th
+    # percentile: a few glints aside) and 40 (Sobel units: a 10-level step) however faint the picture
+    floor = max(40.0, 0.3 * float(np.percentile(m0[::4, ::4], 99.5)))
+    peaks = (m0 > floor) & (m0 >= cv2.dilate(m0, np.ones((3, 3), np.uint8)))
+    if int(peaks.sum()) < 50:
+        return 0.0
+    m1 = gradient(cv2.GaussianBlur(g, (0, 0), FOCUS_REBLUR))
+    r = np.clip(m1[peaks] / m0[peaks], 0.01, 0.99)
+    return float(np.median(FOCUS_REBLUR * r / np.sqrt(1 - r * r)))
 
 
 def smear_ratio(gray: np.ndarray) -> float:
