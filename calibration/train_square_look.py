@@ -53,11 +53,11 @@ def kind_of(label: str, covered: float) -> int:
 
 def _look_job(args):
     """Squares the second look is asked about on ``n`` rendered boards, read cold and with a reference."""
-    seed, n, role, deluxe = args
+    seed, n, role, deluxe, first = args
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
-    squares = R.default_square_model()
+    squares = R.SquareModel.load(first)          # the first look the second is asked after
     out = {k: [] for k in ("crop", "refcrop", "board_lab", "tile_lab", "meta", "y")}
     for _ in range(n):
         hard = rng.random() < 0.7
@@ -96,10 +96,13 @@ def _look_job(args):
     return {k: np.array(v) for k, v in out.items()}
 
 
-def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.0) -> dict:
+def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.0, first: Path | None = None) -> dict:
+    """``first``: the square model whose first look decides what the second is asked about (the
+    committed one by default)."""
     per = max(1, n_boards // jobs)
+    first = first or R.SQUARES_PATH
     with Pool(jobs) as p:
-        parts = p.map(_look_job, [(seed + i, per, role, deluxe) for i in range(jobs)])
+        parts = p.map(_look_job, [(seed + i, per, role, deluxe, str(first)) for i in range(jobs)])
     return {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
 
 
@@ -229,16 +232,17 @@ def main(argv=None) -> None:
         a.boards, a.check_boards, a.epochs = 8, 4, 1
     _torch()                                      # before twenty minutes of rendering
     t0 = time.time()
-    print(f"rendering {a.boards} boards ...", flush=True)
-    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks)
-    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks)
+    # the square model the look goes into (its first look decides what the look is asked about)
+    base = a.out / "squares.npz" if (a.out / "squares.npz").exists() else R.SQUARES_PATH
+    print(f"rendering {a.boards} boards (first look of {base}) ...", flush=True)
+    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks, base)
+    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks, base)
     print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
           f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
     x, vx = channels(d), channels(v)
     check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed)
     width = len(R.FEATURES) + len(R.REF_FEATURES)
     first = v["meta"][:, width:width + 4]
-    base = a.out / "squares.npz" if (a.out / "squares.npz").exists() else R.SQUARES_PATH
     model = R.SquareModel({**R.SquareModel.load(base).nets, "look": net})
     second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"])
     err = float(np.abs(second[:len(check)] - check).max())
