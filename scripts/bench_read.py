@@ -545,7 +545,7 @@ def bench_focus(n: int, seed: int) -> str:
                         rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
                         results[check] = score_board(sc.labels, sc.covered, rd.labels)
                     except R.VisionError as e:
-                        results[check] = "out of focus" if "out of focus" in str(e) else e.reason
+                        results[check] = e.reason
                     finally:
                         R.FOCUS_LIMIT = limit
                 now, before = results[True], results[False]
@@ -559,11 +559,11 @@ def bench_focus(n: int, seed: int) -> str:
                     t["tiles"] += now["tiles"]
                     t["right"] += now["tiles_right"]
                     t["wrong"] += now["tiles_wrong"] + now["empty_wrong"] + now["covered_wrong"]
-                elif now == "out of focus":
+                elif now == "out-of-focus":
                     t["focus"] += 1
                     t["refused_clean"] += isinstance(before, dict) and (
                         before["tiles_wrong"] + before["empty_wrong"] + before["covered_wrong"]) == 0
-                elif now == "blurred":
+                elif now in ("blurred", "smeared"):      # the sharpness and smear checks
                     t["sharpness"] += 1
                 else:
                     t["other"] += 1

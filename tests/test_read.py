@@ -605,7 +605,7 @@ def test_a_board_smeared_by_a_shaken_camera_is_refused_not_read(pictures, vertic
     board, _ = pictures
     with pytest.raises(VisionError) as e:
         R.read_board(_shaken(board, R.CELL // 3, vertical), ENGLISH)
-    assert e.value.reason == "blurred" and "smeared" in str(e.value)
+    assert e.value.reason == "smeared" and "smeared" in str(e.value)
 
 
 def test_a_board_smeared_a_little_is_still_read(pictures):
@@ -634,13 +634,74 @@ def test_a_board_out_of_focus_is_refused_not_read(pictures):
     assert R.Analysis(blurred).sharpness > R.BLUR_LIMIT and R.smear_ratio(R.Analysis(blurred).half) > R.SMEAR_LIMIT
     with pytest.raises(VisionError) as e:
         R.read_board(blurred, ENGLISH)
-    assert e.value.reason == "blurred" and "out of focus" in str(e.value)
+    assert e.value.reason == "out-of-focus" and "out of focus" in str(e.value)
 
 
 def test_a_board_a_little_out_of_focus_is_still_read(pictures):
     board, _ = pictures
     rd = R.read_board(_out_of_focus(board, 1.5), ENGLISH)
     assert wrong_squares(LABELS, rd.labels) == []
+
+
+def _measured(monkeypatch) -> list:
+    """The pictures whose focus the reader measures (blur_width's calls), from now on."""
+    calls = []
+    width = R.blur_width
+    monkeypatch.setattr(R, "blur_width", lambda gray: calls.append(1) or width(gray))
+    return calls
+
+
+def _noisy(picture: np.ndarray, seed: int) -> np.ndarray:
+    """The next picture of a still board: the same, with a camera's grain."""
+    grain = np.random.default_rng(seed).integers(-2, 3, picture.shape)
+    return np.clip(picture.astype(np.int16) + grain, 0, 255).astype(np.uint8)
+
+
+def test_a_still_boards_next_picture_keeps_the_focus_measured_on_the_first(pictures, monkeypatch):
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    first = reader.read(board)
+    measured = _measured(monkeypatch)
+    again = reader.read(_noisy(board, 1))
+    assert measured == [] and again.labels == first.labels
+
+
+def test_a_tracked_board_going_out_of_focus_is_refused(pictures):
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    with pytest.raises(VisionError) as e:
+        reader.read(_out_of_focus(board, 2.5))
+    assert e.value.reason == "out-of-focus"
+
+
+def test_a_tracked_board_a_little_blurrier_is_measured_again(pictures, monkeypatch):
+    # a blur of 1 px moves some square's middle: not the picture measured, so measured again
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    measured = _measured(monkeypatch)
+    reader.read(_out_of_focus(board, 1.0))
+    assert measured == [1]
+
+
+def test_a_changed_board_is_measured_again(pictures, monkeypatch):
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    reader.read(board)
+    measured = _measured(monkeypatch)
+    moved = board.copy()
+    moved[:R.CELL, :R.CELL] = moved[R.CELL:2 * R.CELL, :R.CELL][::-1]     # a square's picture changed
+    reader.read(moved)
+    assert measured == [1]
+
+
+def test_focus_is_not_kept_from_a_picture_measured_near_the_limit(pictures):
+    board, _ = pictures
+    an = R.Analysis(board)
+    near = R.FocusSeen(an.mid_gray, an.sharpness, R.FOCUS_LIMIT - R.FOCUS_MARGIN / 2)
+    fine = R.FocusSeen(an.mid_gray, an.sharpness, 1.0)
+    assert not R._focus_still(an, near) and R._focus_still(an, fine)
 
 
 def test_blur_width_grows_with_the_blur_and_is_the_same_turned(pictures):

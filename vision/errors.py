@@ -8,7 +8,9 @@ class VisionError(Exception):
 
     ``str(error)`` is a complete sentence for a non-programmer; the CLI prints it after
     ``ERROR:`` instead of a traceback. ``reason`` is a short machine-readable code
-    ("unreadable", "dark", "blurred", "no-board", "bad-input", "no-model", ...).
+    ("unreadable", "dark", "blurred", "smeared", "out-of-focus", "no-board", "bad-input",
+    "no-model", ...): "blurred" a picture without sharp edges, "smeared" one a shaken camera
+    smeared one way, "out-of-focus" one whose edges are all too wide.
     """
 
     def __init__(self, message: str, reason: str = "bad-input"):

@@ -949,6 +949,7 @@ class BoardReader:
         self._ref_raw: np.ndarray | None = None
         self._ref_k: tuple[int, bool] | None = None
         self._prev: tuple[Analysis, BoardReading] | None = None
+        self._focus: FocusSeen | None = None          # the last picture whose focus was measured
         if reference is not None:
             self.set_reference(reference)
 
@@ -1231,12 +1232,13 @@ class BoardReader:
         if self.mirrored:
             rect, surround = _flip_picture(rect), _flip_picture(surround)
         an = Analysis(rect, surround, self.grey, small)
-        _check_picture(an)                   # too dark (judged in plain lightness), washed out or blurred: refused
+        # too dark (judged in plain lightness), washed out, blurred or out of focus: refused
+        self._focus = _check_picture(an, self._focus)
         if not self._grey_known:
             self._set_grey(grey_weights(an.small_bgr) if isinstance(grey, str) else grey)
             if self.grey is not None:
                 an = Analysis(rect, surround, self.grey, an.small_bgr)
-                _check_picture(an)
+                self._focus = _check_picture(an, self._focus)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
         k = 0
@@ -2326,8 +2328,45 @@ def _gain_field(cur: np.ndarray, ref: np.ndarray, cur_lab: np.ndarray | None = N
     return np.exp(out)
 
 
-def _check_picture(an: Analysis) -> None:
-    """Refuse boards nobody could read: too dark, washed out, blurred, smeared or out of focus."""
+@dataclass(frozen=True)
+class FocusSeen:
+    """A picture whose focus was measured (:func:`blur_width`): its squares' middles, its
+    sharpness and the blur found, so that the next pictures of the same still board need not be
+    measured again (:func:`_focus_still`)."""
+
+    mid_gray: np.ndarray
+    sharpness: float
+    blur: float
+
+
+# A tracked board's next picture keeps the focus measured on an earlier one when it is the same
+# picture: no square's middle moved by FOCUS_SAME_SQUARE grey levels on average (the reader's own
+# "unchanged square"), and it is at least FOCUS_SAME_SHARP as sharp.  Rendered boards under a
+# further blur (8 boards, both cameras): a blur of 0.5 px lowers the sharpness to 0.78-0.91 and
+# widens the edges by 0.03-0.08 px; from 0.8 px a square's middle moves by 2.8 grey levels or more
+# and the sharpness falls to 0.49-0.76.  So a picture let through so is at most ~0.1 px blurrier
+# than the one measured, and only one measured FOCUS_MARGIN inside the limit is kept.
+FOCUS_SAME_SQUARE = 2.5
+FOCUS_SAME_SHARP = 0.85
+FOCUS_MARGIN = 0.25
+
+
+def _focus_still(an: Analysis, seen: FocusSeen | None) -> bool:
+    """True when ``an`` shows the board ``seen`` was measured on, unchanged and as sharp (see
+    FOCUS_SAME_SQUARE): its focus is the one measured then."""
+    if seen is None or seen.blur > FOCUS_LIMIT - FOCUS_MARGIN or an.mid_gray.shape != seen.mid_gray.shape:
+        return False
+    if an.sharpness < FOCUS_SAME_SHARP * seen.sharpness:
+        return False
+    return bool((np.abs(an.mid_gray - seen.mid_gray).mean(axis=(2, 3)) < FOCUS_SAME_SQUARE).all())
+
+
+def _check_picture(an: Analysis, seen: FocusSeen | None = None) -> FocusSeen | None:
+    """Refuse boards nobody could read: too dark, washed out, blurred, smeared or out of focus.
+
+    ``seen``: the last picture of this board whose focus was measured; when ``an`` is that
+    picture again (:func:`_focus_still`) the focus is not measured again.  Returns the picture
+    whose focus now stands: ``seen`` or ``an`` measured (None where it has too few edges)."""
     # how light the picture is, however the letters' grey picture is made
     g = an.gray if an.grey is None else cv2.cvtColor(an.small_bgr, cv2.COLOR_BGR2GRAY)
     hi, lo = percentiles_u8(g, (95, 5))
@@ -2344,12 +2383,15 @@ def _check_picture(an: Analysis) -> None:
     if smear < SMEAR_LIMIT:
         raise VisionError(f"The board picture is smeared: the camera or the board moved while it was taken "
                           f"(edges across the smear {smear:.2f} as strong as along it, needs {SMEAR_LIMIT:.2f}); "
-                          "hold the camera still and take it again.", "blurred")
+                          "hold the camera still and take it again.", "smeared")
+    if _focus_still(an, seen):
+        return seen
     blur = blur_width(an.gray)
     if blur > FOCUS_LIMIT:
         raise VisionError(f"The board picture is out of focus (its edges blurred over {blur:.1f} px of a square's "
                           f"{CELL}, at most {FOCUS_LIMIT:.1f} can be read); focus the camera on the board "
-                          "(on a phone or tablet, tap the board on the screen) and take it again.", "blurred")
+                          "(on a phone or tablet, tap the board on the screen) and take it again.", "out-of-focus")
+    return FocusSeen(an.mid_gray, an.sharpness, blur) if blur > 0 else None
 
 
 BLUR_LIMIT = 25.0   # Laplacian variance of the 20 px/square grey picture (sharp boards: 250-5000)
