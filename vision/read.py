@@ -625,9 +625,9 @@ def _likely_polarities(an: Analysis, cells) -> tuple[int, int]:
     return (1, -1) if float(((med - lo) - (hi - med)).sum()) >= 0 else (-1, 1)
 
 
-def _polarity_vote(p: np.ndarray) -> np.ndarray:
-    """The best three quarters of POL_VOTERS glyphs' letter scores (their probabilities ``p``)."""
-    return np.sort(_letter_score(p, ""))[-(3 * POL_VOTERS // 4):]
+def _polarity_vote(scores: np.ndarray) -> np.ndarray:
+    """The best three quarters of POL_VOTERS glyphs' letter scores."""
+    return np.sort(scores)[-(3 * POL_VOTERS // 4):]
 
 
 def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
@@ -1070,7 +1070,7 @@ class BoardReader:
             peak = an.peak(pol)
             ranked = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])
             where, gl, p, _ = self._glyph_probs(an, pol, ranked[:POL_VOTERS])
-            strongest = float(_polarity_vote(p).sum()) if gl else -1.0
+            strongest = float(_polarity_vote(self._turn_free(gl, p)).sum()) if gl else -1.0
             if strongest > first_score:
                 first_best, first_score = pol, strongest
             # the strongest ink may hold no glyph (the gaps and shadows of tiles sitting off
@@ -1084,7 +1084,7 @@ class BoardReader:
                     where, gl, p = where + w2, gl + g2, np.vstack([p, p2]) if len(p) else p2
             if not gl:
                 continue
-            top = _polarity_vote(p)
+            top = _polarity_vote(self._turn_free(gl, p))
             s = float(top.sum())
             if s > score:
                 best, score = pol, s
@@ -1093,6 +1093,23 @@ class BoardReader:
         # the squares asked past the strongest decide only when they read letters (a letter's
         # worth or more); otherwise the strongest squares' vote stands, as on an empty board
         return best if score >= POL_MIN_SCORE else first_best
+
+    def _turn_free(self, glyphs: list, p: np.ndarray) -> np.ndarray:
+        """Each glyph's letter score (``p``: its upright probabilities) at the quarter turn that
+        reads it best.  Polarity is decided before the way up, and a board seen from another side
+        of the table shows every letter turned: read upright only, its letters read as letters
+        barely more than the tile face's gaps read the other way round, and the wrong polarity
+        could win (then no turn reads and the board reads as nothing).  The other turns are read
+        only for glyphs that do not read surely upright (a board seen upright is not slowed)."""
+        up = _letter_score(p, "")
+        ask = [i for i in range(len(glyphs)) if up[i] < POL_SURE]
+        if not ask:
+            return up
+        turned, _ = self._classify([_rot_glyph(glyphs[i], k) for k in (1, 2, 3) for i in ask], upright=False)
+        best = _letter_score(turned, "").reshape(3, len(ask)).max(axis=0)
+        out = up.copy()
+        out[ask] = np.maximum(up[ask], best)
+        return out
 
     def _polarity_again(self, an: Analysis) -> int:
         """The polarity decided afresh on ``an`` -- or the set profile's, which fixes it."""
