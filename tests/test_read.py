@@ -336,15 +336,33 @@ def test_a_board_reads_the_same_whichever_way_round_the_camera_sees_it(pictures,
     # the law: every square's label, kind and confidence as read upright, whatever the turn
     # (the letters cut upright from the upright picture's ink, as the letter model learnt them,
     # not turned from the cuts made while deciding the way up) and whether the camera mirrors
+    # (the picture a camera at that side would give: the board turned about its own middle,
+    # as rectifying the grid from that side's corners gives it -- see the next test)
     board, _ = pictures
     upright = R.read_board(board, ENGLISH)
-    seen = np.ascontiguousarray(np.rot90(board[:, ::-1] if mirrored else board, k))
+    seen = R._turn_picture(R._flip_picture(board) if mirrored else board, k)
     rd = R.read_board(seen, ENGLISH)
     # (mirrored back, a picture turned by k is the board turned by -k)
     assert rd.mirrored == mirrored and rd.orientation == (k if mirrored else -k) % 4
     assert rd.labels == upright.labels
     assert np.array_equal(rd.kinds, upright.kinds)
     assert np.allclose(rd.confidence, upright.confidence, atol=1e-4)
+
+
+def test_a_board_rectified_from_another_sides_corners_is_the_board_turned_about_its_middle():
+    # rectify puts the grid's edges on pixel centres 0 and n: np.rot90 and cv2.flip alone turn
+    # about the array's middle, half a pixel off, and read the board a pixel off
+    img, corners, _ = render_board(LABELS, classic_board(), maple(), np.random.default_rng(0), cell=40)
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    upright = R.rectify_board(img, corners)
+    for k in (1, 2, 3):
+        seen = R.rectify_board(img, np.roll(corners, k, axis=0))
+        back = R._turn_picture(seen, k)
+        assert np.abs(back.astype(int) - upright.astype(int))[2:-2, 2:-2].max() <= 1
+        assert np.abs(np.rot90(seen, k).astype(int) - upright.astype(int))[2:-2, 2:-2].mean() > 1
+    w = img.shape[1]
+    flipped = R.rectify_board(np.ascontiguousarray(img[:, ::-1]), [[w - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
+    assert np.abs(R._flip_picture(flipped).astype(int) - upright.astype(int))[2:-2, 2:-2].max() <= 1
 
 
 def test_stabiliser_needs_agreement_over_frames(pictures):

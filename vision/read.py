@@ -635,10 +635,40 @@ def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
     return p[:, :-2].max(axis=1)
 
 
+# A rectified board (geometry.rectify) puts the grid's edges on pixel centres 0 and n, so its
+# middle lies at n/2, half a pixel past the middle of the n-pixel array that np.rot90 and cv2.flip
+# turn about: turned or mirrored as arrays, the board came out a pixel off along the axes the turn
+# reverses, and a board seen from another side of the table read other squares than the same
+# board seen upright (rendered boards: 6 empty squares read as blank tiles on one of 40).
+# Turned and mirrored here about the board's own middle, it reads the same, pixel for pixel.
+
+
+def _keep_middle(picture: np.ndarray, down: int, right: int) -> np.ndarray:
+    """``picture`` moved ``down`` rows and ``right`` columns (0 or 1), its first ones repeated."""
+    if not down and not right:
+        return np.ascontiguousarray(picture)
+    out = np.empty_like(picture)
+    h, w = picture.shape[:2]
+    out[down:, right:] = picture[:h - down, :w - right]
+    if down:
+        out[0, right:] = picture[0, :w - right]
+    if right:
+        out[:, 0] = out[:, 1]
+    return out
+
+
 def _flip_picture(picture: np.ndarray | None) -> np.ndarray | None:
-    """The picture mirrored left to right (None stays None).  (cv2.flip: ~0.1 ms for a board,
-    a numpy copy of the reversed view ~1.7 ms.)"""
-    return None if picture is None else cv2.flip(picture, 1)
+    """The rectified picture mirrored left to right about the board's middle (None stays None).
+    (cv2.flip: ~0.1 ms for a board, a numpy copy of the reversed view ~1.7 ms.)"""
+    return None if picture is None else _keep_middle(cv2.flip(picture, 1), 0, 1)
+
+
+def _turn_picture(picture: np.ndarray | None, k: int) -> np.ndarray | None:
+    """The rectified picture turned by k quarter turns (as np.rot90) about the board's middle."""
+    if picture is None:
+        return None
+    k %= 4
+    return _keep_middle(np.rot90(picture, k), int(k in (1, 2)), int(k in (2, 3)))
 
 
 def _mirror_glyph(g: L.Glyph) -> L.Glyph:
@@ -969,7 +999,7 @@ class BoardReader:
         """The reference seen as the frames are: mirrored back when they are, turned by k."""
         if self._ref_raw is not None and self._ref_k != (k, self.mirrored):
             raw = _flip_picture(self._ref_raw) if self.mirrored else self._ref_raw
-            self.reference = Analysis(np.ascontiguousarray(np.rot90(raw, k)), grey=self.grey)
+            self.reference = Analysis(_turn_picture(raw, k), grey=self.grey)
             self._ref_k = (k, self.mirrored)
 
     def _set_grey(self, grey: np.ndarray | None) -> None:
@@ -1195,8 +1225,7 @@ class BoardReader:
         not its own quarter turn: wider at its sides than at its top and bottom).  So a board
         reads the same, square for square and to every confidence, whichever way round the
         camera sees it; a glyph reused turned read a letter at 0.59 that reads 0.96 upright."""
-        surround = None if an.surround is None else np.ascontiguousarray(np.rot90(an.surround, k))
-        return Analysis(np.ascontiguousarray(np.rot90(rect, k)), surround, an.grey)
+        return Analysis(_turn_picture(rect, k), _turn_picture(an.surround, k), an.grey)
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
