@@ -14,7 +14,7 @@ import pytest
 
 from vision import read as R
 from vision.errors import VisionError
-from vision.geometry import rectify
+from vision.geometry import mirror_rectified, rectify, turn_rectified
 from vision.pixels import black_and_white
 from vision.render import BoardStyle, TileStyle, font_paths, render_board, tile_face
 
@@ -340,7 +340,7 @@ def test_a_board_reads_the_same_whichever_way_round_the_camera_sees_it(pictures,
     # as rectifying the grid from that side's corners gives it -- see the next test)
     board, _ = pictures
     upright = R.read_board(board, ENGLISH)
-    seen = R._turn_picture(R._flip_picture(board) if mirrored else board, k)
+    seen = turn_rectified(mirror_rectified(board) if mirrored else board, k)
     rd = R.read_board(seen, ENGLISH)
     # (mirrored back, a picture turned by k is the board turned by -k)
     assert rd.mirrored == mirrored and rd.orientation == (k if mirrored else -k) % 4
@@ -357,12 +357,12 @@ def test_a_board_rectified_from_another_sides_corners_is_the_board_turned_about_
     upright = R.rectify_board(img, corners)
     for k in (1, 2, 3):
         seen = R.rectify_board(img, np.roll(corners, k, axis=0))
-        back = R._turn_picture(seen, k)
+        back = turn_rectified(seen, k)
         assert np.abs(back.astype(int) - upright.astype(int))[2:-2, 2:-2].max() <= 1
         assert np.abs(np.rot90(seen, k).astype(int) - upright.astype(int))[2:-2, 2:-2].mean() > 1
     w = img.shape[1]
     flipped = R.rectify_board(np.ascontiguousarray(img[:, ::-1]), [[w - 1 - x, y] for x, y in corners[[1, 0, 3, 2]]])
-    assert np.abs(R._flip_picture(flipped).astype(int) - upright.astype(int))[2:-2, 2:-2].max() <= 1
+    assert np.abs(mirror_rectified(flipped).astype(int) - upright.astype(int))[2:-2, 2:-2].max() <= 1
 
 
 def test_stabiliser_needs_agreement_over_frames(pictures):

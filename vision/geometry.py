@@ -70,11 +70,47 @@ def order_corners(points) -> np.ndarray:
 def rotate_corners(corners, k: int = 1) -> np.ndarray:
     """Relabel the corners for a board turned by ``k`` quarter turns.
 
-    ``rectify(img, rotate_corners(c, k))`` equals ``np.rot90(rectify(img, c), k)`` (counter-
-    clockwise quarter turns, as numpy does): use it when the letters read upright only after
-    turning the rectified picture.  ``k`` may be any integer; the quadrilateral is unchanged.
+    ``rectify(img, rotate_corners(c, k))`` equals ``turn_rectified(rectify(img, c), k)``
+    (counter-clockwise quarter turns, as numpy's rot90): use it when the letters read upright only
+    after turning the rectified picture.  ``k`` may be any integer; the quadrilateral is unchanged.
     """
     return np.roll(as_corners(corners), -int(k) % 4, axis=0)
+
+
+# rectify puts the grid's edges on pixel centres 0 and n, so the board's middle lies at n/2, half a
+# pixel past the middle of the n-pixel array that np.rot90 and cv2.flip turn about: turned or
+# mirrored as an array, a rectified board comes out a pixel off along the axes the turn reverses
+# (a board seen from another side of the table then reads other squares than the same board seen
+# upright).  These turn and mirror it about the board's own middle instead.
+
+
+def _keep_middle(picture: np.ndarray, down: int, right: int) -> np.ndarray:
+    """``picture`` moved ``down`` rows and ``right`` columns (0 or 1), its first ones repeated."""
+    if not down and not right:
+        return np.ascontiguousarray(picture)
+    out = np.empty_like(picture)
+    h, w = picture.shape[:2]
+    out[down:, right:] = picture[:h - down, :w - right]
+    if down:
+        out[0, right:] = picture[0, :w - right]
+    if right:
+        out[:, 0] = out[:, 1]
+    return out
+
+
+def turn_rectified(picture: np.ndarray | None, k: int) -> np.ndarray | None:
+    """A rectified picture (:func:`rectify`) turned by k quarter turns (as np.rot90) about the
+    board's middle: what rectifying from the corners :func:`rotate_corners` gives (None stays None)."""
+    if picture is None:
+        return None
+    k %= 4
+    return _keep_middle(np.rot90(picture, k), int(k in (1, 2)), int(k in (2, 3)))
+
+
+def mirror_rectified(picture: np.ndarray | None) -> np.ndarray | None:
+    """A rectified picture mirrored left to right about the board's middle (None stays None).
+    (cv2.flip: ~0.1 ms for a board, a numpy copy of the reversed view ~1.7 ms.)"""
+    return None if picture is None else _keep_middle(cv2.flip(picture, 1), 0, 1)
 
 
 def grid_to_image(corners) -> np.ndarray:

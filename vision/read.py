@@ -51,7 +51,7 @@ import numpy as np
 
 from vision import letters as L
 from vision.errors import VisionError
-from vision.geometry import PREMIUM_LAYOUT
+from vision.geometry import PREMIUM_LAYOUT, mirror_rectified, turn_rectified
 from vision.pixels import colourless, percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
@@ -635,42 +635,6 @@ def _letter_score(p: np.ndarray, classes: str) -> np.ndarray:
     return p[:, :-2].max(axis=1)
 
 
-# A rectified board (geometry.rectify) puts the grid's edges on pixel centres 0 and n, so its
-# middle lies at n/2, half a pixel past the middle of the n-pixel array that np.rot90 and cv2.flip
-# turn about: turned or mirrored as arrays, the board came out a pixel off along the axes the turn
-# reverses, and a board seen from another side of the table read other squares than the same
-# board seen upright (rendered boards: 6 empty squares read as blank tiles on one of 40).
-# Turned and mirrored here about the board's own middle, it reads the same, pixel for pixel.
-
-
-def _keep_middle(picture: np.ndarray, down: int, right: int) -> np.ndarray:
-    """``picture`` moved ``down`` rows and ``right`` columns (0 or 1), its first ones repeated."""
-    if not down and not right:
-        return np.ascontiguousarray(picture)
-    out = np.empty_like(picture)
-    h, w = picture.shape[:2]
-    out[down:, right:] = picture[:h - down, :w - right]
-    if down:
-        out[0, right:] = picture[0, :w - right]
-    if right:
-        out[:, 0] = out[:, 1]
-    return out
-
-
-def _flip_picture(picture: np.ndarray | None) -> np.ndarray | None:
-    """The rectified picture mirrored left to right about the board's middle (None stays None).
-    (cv2.flip: ~0.1 ms for a board, a numpy copy of the reversed view ~1.7 ms.)"""
-    return None if picture is None else _keep_middle(cv2.flip(picture, 1), 0, 1)
-
-
-def _turn_picture(picture: np.ndarray | None, k: int) -> np.ndarray | None:
-    """The rectified picture turned by k quarter turns (as np.rot90) about the board's middle."""
-    if picture is None:
-        return None
-    k %= 4
-    return _keep_middle(np.rot90(picture, k), int(k in (1, 2)), int(k in (2, 3)))
-
-
 def _mirror_glyph(g: L.Glyph) -> L.Glyph:
     """The glyph as it would be found in the crop mirrored left to right."""
     return L.Glyph(np.ascontiguousarray(g.image[:, ::-1]), g.aspect, g.height, g.ink, g.parts, g.contrast,
@@ -998,8 +962,8 @@ class BoardReader:
     def _turn_reference(self, k: int) -> None:
         """The reference seen as the frames are: mirrored back when they are, turned by k."""
         if self._ref_raw is not None and self._ref_k != (k, self.mirrored):
-            raw = _flip_picture(self._ref_raw) if self.mirrored else self._ref_raw
-            self.reference = Analysis(_turn_picture(raw, k), grey=self.grey)
+            raw = mirror_rectified(self._ref_raw) if self.mirrored else self._ref_raw
+            self.reference = Analysis(turn_rectified(raw, k), grey=self.grey)
             self._ref_k = (k, self.mirrored)
 
     def _set_grey(self, grey: np.ndarray | None) -> None:
@@ -1099,22 +1063,23 @@ class BoardReader:
         for pol in _likely_polarities(an, dark):
             peak = an.peak(pol)
             ranked = sorted(dark if pol == 1 else self._candidates(an, pol), key=lambda rc: -peak[rc])
-            where, gl, p, _ = self._glyph_probs(an, pol, ranked[:POL_VOTERS])
-            strongest = float(_polarity_vote(self._turn_free(gl, p)).sum()) if gl else -1.0
+            _, gl, p, _ = self._glyph_probs(an, pol, ranked[:POL_VOTERS])
+            scores = self._turn_free(gl, p)               # each voter's, read once
+            strongest = float(_polarity_vote(scores).sum()) if gl else -1.0
             if strongest > first_score:
                 first_best, first_score = pol, strongest
             # the strongest ink may hold no glyph (the gaps and shadows of tiles sitting off
             # their squares, dark on a dark board): the next squares vote instead
             asked = POL_VOTERS
-            while len(gl) < POL_VOTERS and asked < min(len(ranked), ORIENT_VOTERS):
-                more = ranked[asked:asked + POL_VOTERS - len(gl)]
+            while len(scores) < POL_VOTERS and asked < min(len(ranked), ORIENT_VOTERS):
+                more = ranked[asked:asked + POL_VOTERS - len(scores)]
                 asked += len(more)
-                w2, g2, p2, _ = self._glyph_probs(an, pol, more)
+                _, g2, p2, _ = self._glyph_probs(an, pol, more)
                 if g2:
-                    where, gl, p = where + w2, gl + g2, np.vstack([p, p2]) if len(p) else p2
-            if not gl:
+                    scores = np.concatenate([scores, self._turn_free(g2, p2)])
+            if not len(scores):
                 continue
-            top = _polarity_vote(self._turn_free(gl, p))
+            top = _polarity_vote(scores)
             s = float(top.sum())
             if s > score:
                 best, score = pol, s
@@ -1225,7 +1190,7 @@ class BoardReader:
         not its own quarter turn: wider at its sides than at its top and bottom).  So a board
         reads the same, square for square and to every confidence, whichever way round the
         camera sees it; a glyph reused turned read a letter at 0.59 that reads 0.96 upright."""
-        return Analysis(_turn_picture(rect, k), _turn_picture(an.surround, k), an.grey)
+        return Analysis(turn_rectified(rect, k), turn_rectified(an.surround, k), an.grey)
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
@@ -1238,7 +1203,7 @@ class BoardReader:
             return self._read_frame(rect, orient)
         t0 = time.perf_counter()
         grid = as_board(split_surround(rect)[0])
-        small = cv2.resize(_flip_picture(grid) if self.mirrored else grid, (GRID * SMALL, GRID * SMALL),
+        small = cv2.resize(mirror_rectified(grid) if self.mirrored else grid, (GRID * SMALL, GRID * SMALL),
                            interpolation=cv2.INTER_AREA)
         plain_grey = grey_weights(small)
         axis = ink_hue_axis(small) if plain_grey is None else None
@@ -1276,7 +1241,7 @@ class BoardReader:
         rect = as_board(rect)
         decided = False
         if self.mirrored:
-            rect, surround = _flip_picture(rect), _flip_picture(surround)
+            rect, surround = mirror_rectified(rect), mirror_rectified(surround)
         an = Analysis(rect, surround, self.grey, small)
         # too dark (judged in plain lightness), washed out, blurred or out of focus: refused
         self._focus = _check_picture(an, self._focus)
@@ -1297,7 +1262,7 @@ class BoardReader:
                 sc = self.orientation_scores(an, self.polarity)
                 if self._mirror_reads_better(an, sc):
                     self.mirrored = not self.mirrored
-                    rect, surround = _flip_picture(rect), _flip_picture(surround)
+                    rect, surround = mirror_rectified(rect), mirror_rectified(surround)
                     an = Analysis(rect, surround, self.grey)
                     self.polarity = self._polarity_again(an)
                     sc = self.orientation_scores(an, self.polarity)
@@ -2505,7 +2470,7 @@ def read_board(rect: np.ndarray, letters: str, reference: np.ndarray | None = No
 
 
 def orient(rect: np.ndarray, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", model: L.LetterModel | None = None) -> int:
-    """Quarter turns k such that ``np.rot90(rect, k)`` reads upright (0 when it cannot tell).
+    """Quarter turns k such that ``apply_orientation(rect, k)`` reads upright (0 when it cannot tell).
     A mirrored picture has no such turn: :class:`BoardReader` finds it."""
     rd = BoardReader(letters, model=model)
     an = Analysis(rect)
@@ -2515,7 +2480,7 @@ def orient(rect: np.ndarray, letters: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", model:
 
 
 def apply_orientation(rect: np.ndarray, k: int) -> np.ndarray:
-    return np.ascontiguousarray(np.rot90(rect, k))
+    return turn_rectified(rect, k)
 
 
 # --------------------------------------------------------------------------- stabiliser
