@@ -1160,6 +1160,28 @@ def test_a_second_look_at_letters_in_doubt_reads_more_of_a_blurred_board_and_no_
     assert right > 0 and wrong <= 0
 
 
+def test_the_cuts_of_a_letter_in_doubt_keep_the_letter_every_cut_allows():
+    # a soft bold R: its bowl closed at the usual cut (B a little likelier), open at a higher
+    # cut (B ruled out); averaged, B and R tie at 0.5; joined, R leads
+    classes = "BR" + R.L.ROT + R.L.NONE
+    usual = np.array([0.55, 0.44, 0.005, 0.005])
+    higher = np.array([0.005, 0.98, 0.005, 0.01])
+    p = R.join_cuts(np.stack([usual, higher]))
+    assert classes[int(np.argmax(p))] == "R"
+    assert p.sum() == pytest.approx(1.0)
+    assert (usual + higher)[0] / 2 > 0.25 > p[0]
+
+
+def test_a_letter_read_over_several_cuts_is_shown_on_its_probability_not_its_lead():
+    reader = R.BoardReader(ENGLISH)
+    best, second = {}, {}
+    p = np.array([0.65, 0.1, 0.05, 0.2])        # I ahead by 0.55, but under MIN_LETTER
+    R._note_best((0, 0), p, "IJ" + R.L.ROT + R.L.NONE, best, second)
+    assert reader._sure(best[(0, 0)][1], second[(0, 0)])            # one cut: its lead counts
+    R._note_best((0, 0), p, "IJ" + R.L.ROT + R.L.NONE, best, second, lead=False)
+    assert not reader._sure(best[(0, 0)][1], second[(0, 0)])
+
+
 def test_premium_print_taken_for_a_tile_is_empty_when_its_colour_is_its_kinds_not_the_tiles(monkeypatch):
     board, _ = board_picture()
     # uneven light: the squares of a kind too unlike for the print rule to skip them unread
@@ -1603,10 +1625,12 @@ def test_a_blurred_i_the_usual_cut_takes_for_no_letter_is_read_from_a_higher_cut
 
 def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_higher_cuts(monkeypatch):
     # blurred, an O reads O or Q at about even odds, and the second look's lower cuts do not
-    # settle it; cut higher, every cut reads O surely
+    # settle it; cut higher, every cut reads O surely (the second look's own 0.5 cut now
+    # settles this one too, so the second look is held to its lower cuts here)
     r, k = 7, 9
     assert LABELS[r][k] == "O"
     board = _blurred_square(r, k, 3.0)
+    monkeypatch.setattr(R, "SECOND_LOOK", (0.15, 0.2, 0.31))
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
     monkeypatch.setattr(R, "BLUR_SURE", 1.01)
     rd = R.BoardReader(ENGLISH).read(board, orient=False)
