@@ -847,15 +847,15 @@ SAME_MOST = 12.0       # grey difference from the reference past which no square
 # usual cut is at letters.THRESHOLD_AT = 0.25) and read again.  On the tuning boards (seeds 7200,
 # 7210; hard camera, cold) tiles read right rose 97.0 -> 97.5 % (unseen fonts) and 98.1 -> 98.5 %
 # with no more wrong letters; two cuts (0.18, 0.34) gave about half of that.
-# The readings are joined by their geometric mean (LOOK_FLOOR keeps a zero from vetoing) and the
-# letter is then shown on its probability alone, not on its lead over the next letter: a bold
-# serif face gone soft closes R's bowl at the low cuts (read B) and opens it at the high ones
-# (0.5 added), so only the letter every cut allows stays likely.  The arithmetic mean left most of
+# The readings are joined by their geometric mean (LOOK_FLOOR keeps a zero from vetoing), and the
+# letter's lead over the next one makes it sure only where every cut reads it first: a bold serif
+# face gone soft closes R's bowl at the low cuts (read B) and opens it at the high ones (0.5
+# added), so only the letter every cut allows stays likely.  The arithmetic mean left most of
 # those in doubt.  On the 2,500 doubtful squares of 1,280 tuning boards (seeds 7500-8300, eight
-# rows): letters right and sure 351 -> 450, wrong 1 -> 0, empty squares and blanks given a sure
-# letter 13 -> 2 (the geometric mean with the lead counting: 598 right, 1 wrong, 18, and on a
-# board blurred past the focus limit a J shown as I).
-# Through the whole reader (its later rules rescue many): tiles right +18 of 73,000, wrong the same.
+# rows): letters right and sure 351 -> 541, wrong 1 -> 1 (empty squares and blanks given a sure
+# letter 13 -> 18, which the square model mostly calls empty); with the lead always counting, a J
+# blurred past the focus limit read I; with it never counting, bar I's were left in doubt.
+# Through the whole reader (its later rules rescue many): tiles right +22 of 73,000, wrong the same.
 SECOND_LOOK = (0.15, 0.2, 0.31, 0.4, 0.5)
 LOOK_FLOOR = 1e-4
 # ... for ink the letter model gives at least this to letters (not print, not the star): at 0.3
@@ -1926,8 +1926,8 @@ class BoardReader:
     def _second_look(self, an: Analysis, pol: int, cells, probs: dict, best: dict, second: dict) -> None:
         """The letters of ``cells`` cut again at the SECOND_LOOK ink thresholds and read again;
         the letter model's answers over all the cuts are joined by their geometric mean into
-        ``probs`` and ``best``, and the letter must then be likely enough on its own (``second``:
-        its lead does not count).  Blur, glare, worn print and a bold face move the threshold that
+        ``probs`` and ``best``; the letter's lead over the next counts (``second``) only where
+        every cut reads it first.  Blur, glare, worn print and a bold face move the threshold that
         gives the cleanest strokes; a letter that every cut allows is a letter the model is surer
         of, rightly, and one that some cut rules out is not."""
         glyphs, owner = [], []
