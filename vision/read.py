@@ -891,7 +891,7 @@ HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square unde
 # 0.8, +33 but 5 wrong (twins themselves misread: a J read I taught another J to be an I).
 OWN_SURE, OWN_MATCH, OWN_APART = 0.9, 0.9, 0.1
 # ... or when one of its cuts at the second look's other ink thresholds matches such a twin at
-# OWN_MATCH_CUT or more (four more tries, so a closer match: at 0.9 a Q cut without its tail
+# OWN_MATCH_CUT or more (four more tries when chosen, five now, so a closer match: at 0.9 a Q cut without its tail
 # matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at 0.93 none wrong)
 OWN_MATCH_CUT = 0.93
 
