@@ -1637,6 +1637,19 @@ def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_high
     assert rd.labels[r][k] == R.COVERED and rd.guesses[r][k] == "O"     # a letter in doubt, not "no letter"
 
 
+def test_a_blurred_letter_the_higher_cuts_do_not_settle_is_read_from_its_cuts_joined(monkeypatch):
+    # the same blurred O with the higher cuts' rule unable to settle it (cuts past its ink): its
+    # cuts at BLUR_JOINED, joined by their geometric mean, read O surely; without them it is asked
+    r, k = 7, 9
+    board = _blurred_square(r, k, 3.0)
+    monkeypatch.setattr(R, "SECOND_LOOK", (0.15, 0.2, 0.31))
+    monkeypatch.setattr(R, "BLUR_CUTS", (0.97, 0.98, 0.99))
+    assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
+    monkeypatch.setattr(R, "BLUR_JOINED", ())
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert rd.labels[r][k] == R.COVERED and rd.guesses[r][k] == "O"
+
+
 def test_an_o_laid_upside_down_is_read_an_o_though_its_value_is_at_the_upper_left(monkeypatch):
     # an O shows no way up but its point value: laid upside down, the "1" sits at its upper
     # left, where the letter model never saw one; turned back half a turn it reads surely
