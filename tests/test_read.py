@@ -1638,12 +1638,12 @@ def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_high
 
 
 def test_a_blurred_letter_the_higher_cuts_do_not_settle_is_read_from_its_cuts_joined(monkeypatch):
-    # the same blurred O with the higher cuts' rule unable to settle it (cuts past its ink): its
+    # the same blurred O with the higher cuts' rule unable to settle it (a cut past its ink): its
     # cuts at BLUR_JOINED, joined by their geometric mean, read O surely; without them it is asked
     r, k = 7, 9
     board = _blurred_square(r, k, 3.0)
     monkeypatch.setattr(R, "SECOND_LOOK", (0.15, 0.2, 0.31))
-    monkeypatch.setattr(R, "BLUR_CUTS", (0.97, 0.98, 0.99))
+    monkeypatch.setattr(R, "BLUR_CUTS", (0.5, 0.6, 0.99))      # the last cut leaves no letter
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
     monkeypatch.setattr(R, "BLUR_JOINED", ())
     rd = R.BoardReader(ENGLISH).read(board, orient=False)

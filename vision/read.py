@@ -875,6 +875,7 @@ BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
 # 44 right but 3 empty squares given a letter; at 0.7, 62 right, 1 wrong, 4.  Through the whole
 # reader: tiles right +7 of 73,000 on the same boards, wrong the same.
 BLUR_JOINED = (0.31, 0.4, 0.5, 0.6)
+JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or more (see _blur_cuts)
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # A letter in doubt is first cut otherwise (letters.glyph_cuts: without the pieces joined to it,
@@ -1865,7 +1866,8 @@ class BoardReader:
         model takes for no letter (a blurred I, its strokes half as wide as high), and a higher
         cut gives the stroke back.  When every cut reads the same letter and their average gives
         it BLUR_SURE or more, the middle cut and the average replace the square's glyph and
-        probabilities; the rest are cut again otherwise (:meth:`_joined_cuts`).  Returns the squares
+        probabilities; the rest whose middle cut reads a letter at JOIN_FROM or more are cut again
+        otherwise (:meth:`_joined_cuts`).  Returns the squares
         changed.
 
         The middle cut is read first, alone: unless its letter reaches what the average needs
@@ -1880,7 +1882,7 @@ class BoardReader:
                 glyphs += g
                 owner.append(rc)
         if not glyphs:
-            return self._joined_cuts(an, pol, cells, probs, gmap)
+            return []
         P, _ = self._classify(glyphs, True)
         need = n * BLUR_SURE - (n - 1)
         hopeful = [(rc, g, p) for rc, g, p in zip(owner, glyphs, P) if float(p[:-2].max()) >= need]
@@ -1897,7 +1899,10 @@ class BoardReader:
                     and float(mean[j]) > float(probs[rc][:-2].max()):
                 _take_glyph(an, pol, rc, g_mid, mean, probs, gmap)
                 changed.append(rc)
-        return changed + self._joined_cuts(an, pol, [rc for rc in cells if rc not in changed], probs, gmap)
+        # the rest whose middle cut (one of BLUR_JOINED) reads a letter at JOIN_FROM or more: on
+        # the tuning boards' squares no other could pass, and 88 % of them are not cut again
+        rest = [rc for rc, p in zip(owner, P) if rc not in changed and float(p[:-2].max()) >= JOIN_FROM]
+        return changed + (self._joined_cuts(an, pol, rest, probs, gmap) if rest else [])
 
     def _joined_cuts(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
         """For ``cells`` the higher cuts did not settle, the ink cut at BLUR_JOINED and read by
