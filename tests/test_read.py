@@ -1172,7 +1172,8 @@ def test_the_cuts_of_a_letter_in_doubt_keep_the_letter_every_cut_allows():
     assert (usual + higher)[0] / 2 > 0.25 > p[0]
 
 
-def test_a_letter_read_over_several_cuts_is_shown_on_its_probability_not_its_lead():
+def test_a_letter_its_cuts_disagree_on_is_shown_on_its_probability_not_its_lead():
+    # the second look notes its joined reading with lead=False where a cut read another letter first
     reader = R.BoardReader(ENGLISH)
     best, second = {}, {}
     p = np.array([0.65, 0.1, 0.05, 0.2])        # I ahead by 0.55, but under MIN_LETTER

@@ -900,8 +900,9 @@ HAND_NEIGHBOURS = 2   # covered neighbours that put an empty-looking square unde
 # 0.8, +33 but 5 wrong (twins themselves misread: a J read I taught another J to be an I).
 OWN_SURE, OWN_MATCH, OWN_APART = 0.9, 0.9, 0.1
 # ... or when one of its cuts at the second look's other ink thresholds matches such a twin at
-# OWN_MATCH_CUT or more (four more tries when chosen, five now, so a closer match: at 0.9 a Q cut without its tail
-# matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at 0.93 none wrong)
+# OWN_MATCH_CUT or more (four more tries when chosen, five now, so a closer match: at 0.9 a Q
+# cut without its tail matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at
+# 0.93 none wrong)
 OWN_MATCH_CUT = 0.93
 
 
@@ -1867,8 +1868,7 @@ class BoardReader:
         cut gives the stroke back.  When every cut reads the same letter and their average gives
         it BLUR_SURE or more, the middle cut and the average replace the square's glyph and
         probabilities; the rest whose middle cut reads a letter at JOIN_FROM or more are cut again
-        otherwise (:meth:`_joined_cuts`).  Returns the squares
-        changed.
+        otherwise (:meth:`_joined_cuts`).  Returns the squares changed.
 
         The middle cut is read first, alone: unless its letter reaches what the average needs
         (BLUR_SURE less the others' most, 1 each), the others cannot make it -- most such ink is
@@ -1907,7 +1907,7 @@ class BoardReader:
     def _joined_cuts(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
         """For ``cells`` the higher cuts did not settle, the ink cut at BLUR_JOINED and read by
         the cuts' geometric mean (:func:`join_cuts`): a letter that reaches BLUR_SURE, and more
-        than the square's reading so far, replaces it (glyph: the cut at 0.5).  Returns the
+        than the square's reading so far, replaces it (glyph: the middle cut).  Returns the
         squares changed."""
         glyphs, owner = [], []
         for rc in cells:
@@ -1924,7 +1924,7 @@ class BoardReader:
             p = join_cuts(P[i * n:(i + 1) * n])
             j = int(np.argmax(p[:-2]))
             if float(p[j]) >= BLUR_SURE and float(p[j]) > float(probs[rc][:-2].max()):
-                _take_glyph(an, pol, rc, glyphs[i * n + BLUR_JOINED.index(0.5)], p, probs, gmap)
+                _take_glyph(an, pol, rc, glyphs[i * n + n // 2], p, probs, gmap)
                 changed.append(rc)
         return changed
 
