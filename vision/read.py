@@ -1909,22 +1909,13 @@ class BoardReader:
         the cuts' geometric mean (:func:`join_cuts`): a letter that reaches BLUR_SURE, and more
         than the square's reading so far, replaces it (glyph: the middle cut).  Returns the
         squares changed."""
-        glyphs, owner = [], []
-        for rc in cells:
-            cut = L.glyph_variants(an.ink_crop(pol, *rc), BLUR_JOINED)
-            if len(cut) == len(BLUR_JOINED):
-                glyphs += cut
-                owner.append(rc)
-        if not glyphs:
-            return []
-        P, classes = self._classify(glyphs, True)
-        n = len(BLUR_JOINED)
+        read, _ = self._read_cuts(an, pol, cells, BLUR_JOINED, every=True)
         changed = []
-        for i, rc in enumerate(owner):
-            p = join_cuts(P[i * n:(i + 1) * n])
+        for rc, (glyphs, P) in read.items():
+            p = join_cuts(P)
             j = int(np.argmax(p[:-2]))
             if float(p[j]) >= BLUR_SURE and float(p[j]) > float(probs[rc][:-2].max()):
-                _take_glyph(an, pol, rc, glyphs[i * n + n // 2], p, probs, gmap)
+                _take_glyph(an, pol, rc, glyphs[len(glyphs) // 2], p, probs, gmap)
                 changed.append(rc)
         return changed
 
@@ -1961,6 +1952,22 @@ class BoardReader:
                 done.add(rc)
         return [rc for rc in cells if rc not in done]
 
+    def _read_cuts(self, an: Analysis, pol: int, cells, thresholds, every: bool = False) -> tuple[dict, str]:
+        """({square: (its letter cut again at ``thresholds`` of its ink, the letter model's
+        readings of those cuts)}, the readings' classes), the cuts of all ``cells`` read in one
+        batch.  Squares no cut left a letter in are left out, and with ``every`` those some cut
+        left none in."""
+        cut = {rc: L.glyph_variants(an.ink_crop(pol, *rc), thresholds) for rc in cells}
+        cut = {rc: gs for rc, gs in cut.items() if gs and (not every or len(gs) == len(thresholds))}
+        if not cut:
+            return {}, ""
+        P, classes = self._classify([g for gs in cut.values() for g in gs], True)
+        out, i = {}, 0
+        for rc, gs in cut.items():
+            out[rc] = (gs, P[i:i + len(gs)])
+            i += len(gs)
+        return out, classes
+
     def _second_look(self, an: Analysis, pol: int, cells, probs: dict, best: dict, second: dict) -> None:
         """The letters of ``cells`` cut again at the SECOND_LOOK ink thresholds and read again;
         the letter model's answers over all the cuts are joined by their geometric mean into
@@ -1968,19 +1975,9 @@ class BoardReader:
         every cut reads it first.  Blur, glare, worn print and a bold face move the threshold that
         gives the cleanest strokes; a letter that every cut allows is a letter the model is surer
         of, rightly, and one that some cut rules out is not."""
-        glyphs, owner = [], []
-        for rc in cells:
-            for v in L.glyph_variants(an.ink_crop(pol, *rc), SECOND_LOOK):
-                glyphs.append(v)
-                owner.append(rc)
-        if not glyphs:
-            return
-        P, classes = self._classify(glyphs, True)
-        cuts: dict = {}
-        for rc, p in zip(owner, P):
-            cuts.setdefault(rc, [probs[rc]]).append(p)
-        for rc, ps in cuts.items():
-            ps = np.array(ps)
+        read, classes = self._read_cuts(an, pol, cells, SECOND_LOOK)
+        for rc, (_, P) in read.items():
+            ps = np.vstack([probs[rc][None], P])
             probs[rc] = p = join_cuts(ps)
             # its lead counts only where every cut reads that letter first
             agree = bool((np.argmax(ps[:, :-2], axis=1) == np.argmax(p[:-2])).all())
