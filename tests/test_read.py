@@ -224,6 +224,73 @@ def test_a_new_game_decides_the_mirror_afresh(pictures):
     assert not reader.read(board).mirrored
 
 
+# letters that are their own image top to bottom: a mirrored picture turned half a turn shows
+# them as they are -- the printed values, below and right of an upright tile's letter, do not
+SELF_IMAGE_TOP_TO_BOTTOM = [
+    "...............",
+    "...............",
+    "...............",
+    "....CODE.......",
+    ".......C.......",
+    ".....BOXED.....",
+    ".......O.......",
+    "....HOCKED.....",
+    "..........I....",
+    "..........C....",
+    "..........E....",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+]
+
+
+@pytest.mark.parametrize("flip", ["top to bottom", "left to right"])
+def test_a_mirrored_board_its_letters_cannot_tell_is_found_mirrored_by_where_its_values_are_printed(flip, monkeypatch):
+    # as if every strong letter were its own image under the flip (the letters' own check, the
+    # mirror vote, is held to "cannot tell"): the values are above or left of the letters
+    board, _ = board_picture(values=EN_VALUES)
+    seen = np.ascontiguousarray(board[::-1] if flip == "top to bottom" else board[:, ::-1])
+    monkeypatch.setattr(R.BoardReader, "_mirror_reads_better", lambda self, an, scores: False)
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(seen)
+    assert rd.mirrored
+    assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
+    # without the values known the reader cannot look for them: the board reads flipped
+    blind = R.BoardReader(ENGLISH).read(seen)
+    assert not blind.mirrored and len(wrong_squares(LABELS, blind.labels)) > 10
+
+
+@pytest.mark.skipif(not [f for f in font_paths("train") if f.endswith("Comfortaa-Bold.ttf")],
+                    reason="Comfortaa (fonts-comfortaa) not installed")
+def test_a_mirrored_board_of_letters_that_are_their_own_image_top_to_bottom_is_read_mirrored():
+    # a geometric face draws B C D E H K O X nearly symmetric: turned half a turn, the mirrored
+    # board reads well, and only the values' corner tells
+    font = [f for f in font_paths("train") if f.endswith("Comfortaa-Bold.ttf")][0]
+    board, _ = board_picture(SELF_IMAGE_TOP_TO_BOTTOM, values=EN_VALUES, tile=maple(font))
+    seen = np.ascontiguousarray(board[:, ::-1])
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(seen)
+    assert rd.mirrored and rd.orientation == 0
+    assert wrong_squares(SELF_IMAGE_TOP_TO_BOTTOM, rd.labels) == []
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_a_board_as_it_is_is_not_taken_for_mirrored_by_its_values(k):
+    board, _ = board_picture(values=EN_VALUES)
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(np.ascontiguousarray(np.rot90(board, k)))
+    assert not rd.mirrored and rd.orientation == (-k) % 4
+    assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
+
+
+def test_tiles_without_printed_values_say_nothing_about_the_mirror(monkeypatch):
+    plain = TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=FONTS[1], grain=0.3, value_size=0.0)
+    board, _ = board_picture(values=EN_VALUES, tile=plain)
+    reader = R.BoardReader(ENGLISH, values=EN_VALUES)
+    rd = reader.read(board)
+    assert not rd.mirrored
+    votes, voters = reader._value_corner_votes(R.Analysis(board), rd)
+    assert voters >= R.VALUE_FLIP_VOTERS and votes.max() < R.VALUE_FLIP_READS * voters
+
+
 WAX_ALONE = ["." * 15] * 6 + [".....WAX......."] + ["." * 15] * 8     # a first move of LABELS
 
 

@@ -41,7 +41,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, TextIO
@@ -608,6 +608,10 @@ MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters r
 MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
 MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
+VALUE_CORNER_VOTERS = 12   # the surest tiles whose printed values' corner is looked at
+VALUE_FLIP_READS = 0.4     # ... mirrored when, flipped, their own letters' values read this a voter
+VALUE_FLIP_LEAD = 0.3      # ... and this much a voter better than as they are
+VALUE_FLIP_VOTERS = 2      # ... with at least this many voters
 MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
 POL_MIN_SCORE = 1.0  # ... squares asked past those decide only when they read this much (a letter's worth)
@@ -1202,6 +1206,52 @@ class BoardReader:
         return (m >= MIRROR_VOTERS and mirrored.max() >= MIRROR_READS * m
                 and mirrored.max() - as_is.max() >= MIRROR_LEAD * m)
 
+    def _value_corner_votes(self, an: Analysis, reading: BoardReading) -> tuple[np.ndarray, int]:
+        """How surely the printed values sit where an upright tile has them, on the surest
+        tiles: (3,) summed probability that the value model reads each tile's own letter's
+        value in its window (below and right of the letter) with the crop as it is, flipped
+        top to bottom, and flipped left to right; and how many tiles voted."""
+        pol = reading.polarity or 1
+        sure = [(float(reading.confidence[r, c]), (r, c)) for r in range(GRID) for c in range(GRID)
+                if reading.kinds[r, c] == "tile" and reading.labels[r][c] in self.values
+                and reading.confidence[r, c] >= self.min_letter]
+        sure = [rc for _, rc in sorted(sure, reverse=True)[:VALUE_CORNER_VOTERS]]
+        wins, want = [], []
+        for rc in sure:
+            g = an.glyph(pol, *rc)
+            cls = L.value_class(self.values[reading.labels[rc[0]][rc[1]]])
+            if g is None or cls is None:
+                continue
+            gray, ink = an.crop_gray(*rc), an.ink_crop(pol, *rc)
+            x, y = g.centre
+            ways = [(gray, ink, g),
+                    (gray[::-1], ink[::-1], replace(g, centre=(x, 1.0 - y))),
+                    (gray[:, ::-1], ink[:, ::-1], replace(g, centre=(1.0 - x, y)))]
+            got = [L.value_glyph_of(a, pol, letter=gg, ink=i) for a, i, gg in ways]
+            if any(w is None for w in got):
+                continue
+            wins += got
+            want.append(L.VALUE_CLASSES.index(cls))
+        if not want:
+            return np.zeros(3), 0
+        Q = L.value_probabilities(wins, self.value_model).reshape(len(want), 3, -1)
+        return Q[np.arange(len(want)), :, want].sum(axis=0), len(want)
+
+    def _values_flipped(self, an: Analysis, reading: BoardReading) -> bool:
+        """Whether the surest tiles' printed values read clearly better with the crops flipped
+        (top to bottom or left to right) than as they are: the picture is mirrored.
+
+        A mirrored picture turned so that the letters symmetric about their middle line (B C D
+        E H I K O X; or, not turned, A H I M O T U V W X Y) read well reads those surely and every
+        other letter wrong, and its no-turn-reads-well check (:meth:`_mirror_reads_better`) is
+        never asked.  But the value, printed below and right of an upright tile's letter, is then
+        above it or left of it."""
+        votes, n = self._value_corner_votes(an, reading)
+        if n < VALUE_FLIP_VOTERS:
+            return False
+        flipped = float(votes[1:].max())
+        return flipped >= VALUE_FLIP_READS * n and flipped - float(votes[0]) >= VALUE_FLIP_LEAD * n
+
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
         """Analysis of the board turned by k, afresh: nothing found while deciding the way up is
         reused.  Neither the glyphs (cutting a letter is not the same at every turn: marks are
@@ -1251,12 +1301,14 @@ class BoardReader:
         return plain
 
     def _read_frame(self, rect: np.ndarray, orient: bool = True, grey: np.ndarray | None | str = "decide",
-                    small: np.ndarray | None = None) -> BoardReading:
+                    small: np.ndarray | None = None, corner_check: bool = True) -> BoardReading:
         """:meth:`read`, with ``grey`` the grey picture's weights when :meth:`read` has already
         worked them out from this picture (the same numbers), "decide" to work them out here;
         ``small``: the grid (mirrored where the camera mirrors) as :class:`Analysis` shrinks it,
-        when :meth:`read` has made it."""
+        when :meth:`read` has made it.  ``corner_check``: whether a new orientation is checked
+        against where the printed values sit (:meth:`_values_flipped`)."""
         t0 = time.perf_counter()
+        raw = rect
         rect, surround = split_surround(rect)
         rect = as_board(rect)
         decided = False
@@ -1300,6 +1352,14 @@ class BoardReader:
         reading = self._read(an)
         reading.orientation = k
         reading.mirrored = self.mirrored
+        if decided and corner_check and self.value_model is not None and self._values_flipped(an, reading):
+            # the printed values sit where a mirrored tile has them: the letters that read well
+            # were those that are their own mirror image -- read again, mirrored back
+            self.mirrored = not self.mirrored
+            self.orientation = None
+            again = self._read_frame(raw, orient, corner_check=False)
+            again.ms = (time.perf_counter() - t0) * 1000
+            return again
         if decided:
             # a lead over few letters is no lead: the other voters are empty squares' grain, which
             # can read as letters one way round -- asked again once the next move is down
