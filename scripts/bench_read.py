@@ -200,10 +200,12 @@ def report_renders(name: str, t: dict) -> str:
     return "\n".join(lines)
 
 
-def bench_first_moves(n: int, seed: int) -> str:
+def bench_first_moves(n: int, seed: int, values: bool = False) -> str:
     """Which way the board is seen, decided on a first move of 2-4 letters across the centre and
     decided again once three more words are down: random tile and board styles, the picture
-    turned by a random quarter turn and mirrored half the time (one reader per game)."""
+    turned by a random quarter turn and mirrored half the time (one reader per game).
+    ``values``: the tiles carry the English set's point values and the reader knows them (as in
+    a game: the tile set is given); else each tile a random value, the reader not told."""
     from vision.render import random_board_style, random_tile_style, render_board
 
     rng = np.random.default_rng(seed)
@@ -227,14 +229,16 @@ def bench_first_moves(n: int, seed: int) -> str:
                     break
         later = ["".join(row) for row in grid]
         k, mirrored = int(rng.integers(4)), bool(rng.random() < 0.5)
-        reader = R.BoardReader(ENGLISH)
+        reader = R.BoardReader(ENGLISH, values=EN_VALUES if values else None)
+        printed = {ch: str(v) for ch, v in EN_VALUES.items()} if values else None
         for i, labels in enumerate((first, later)):
-            img, corners, _ = render_board(labels, board, tile, rng, cell=40, placement_jitter=0.03)
+            img, corners, _ = render_board(labels, board, tile, rng, cell=40, placement_jitter=0.03, values=printed)
             pic = rectify(img, corners, R.CELL)
             pic = np.ascontiguousarray(np.rot90(pic[:, ::-1] if mirrored else pic, k))
             rd = reader.read(pic)
             right[i] += (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
-    return (f"first moves ({n} games: 2-4 letters, then three words; turned and mirrored at random): "
+    return (f"first moves ({n} games: 2-4 letters, then three words; turned and mirrored at random; "
+            f"{'the set' if values else 'random'} values printed{', the reader told them' if values else ''}): "
             f"seen the right way {right[0]}/{n} after the first picture, {right[1]}/{n} after the second")
 
 
@@ -791,6 +795,7 @@ def main(argv=None) -> int:
                       f"{v[3] / t['boards']:.4f}" for k, v in t.items() if k not in ("boards", "refused")), flush=True)
     if a.only in (None, "games"):
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300), flush=True)
+        print(bench_first_moves(max(40, a.boards * 3), a.seed + 300, values=True), flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
     if a.only in (None, "crops"):

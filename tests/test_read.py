@@ -287,8 +287,9 @@ def test_tiles_without_printed_values_say_nothing_about_the_mirror(monkeypatch):
     reader = R.BoardReader(ENGLISH, values=EN_VALUES)
     rd = reader.read(board)
     assert not rd.mirrored
-    votes, voters = reader._value_corner_votes(R.Analysis(board), rd)
-    assert voters >= R.VALUE_FLIP_VOTERS and votes.max() < R.VALUE_FLIP_READS * voters
+    voters = reader._value_voters(rd)
+    votes = reader._value_reads(R.Analysis(board), rd.polarity, voters, (-1, 0, 1))
+    assert len(voters) >= R.VALUE_FLIP_VOTERS and votes.max() < R.VALUE_FLIP_READS * len(voters)
 
 
 WAX_ALONE = ["." * 15] * 6 + [".....WAX......."] + ["." * 15] * 8     # a first move of LABELS
@@ -308,6 +309,41 @@ def test_an_orientation_read_from_a_few_letters_is_decided_again_once_more_tiles
     assert (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
     assert len(wrong_squares(LABELS, rd.labels)) <= 2, rd.text()
     assert reader._open_since is None                        # now decided clearly: kept
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_a_first_move_its_letters_cannot_orient_is_seen_the_right_way_by_its_printed_values(k, mirrored):
+    # W A X read as well turned or mirrored; each tile's value, printed below and right of its
+    # letter, sits there in one pose only: letters and values read together tell the pose
+    first, _ = board_picture(WAX_ALONE, values=EN_VALUES)
+    seen = np.ascontiguousarray(np.rot90(first[:, ::-1] if mirrored else first, k))
+    rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(seen)
+    assert (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
+    assert wrong_squares(WAX_ALONE, rd.labels) == []
+
+
+def test_a_first_move_of_letters_that_read_every_way_is_not_oriented_without_the_values():
+    # the same pictures, the reader not told the set's values: the letters alone leave it open
+    first, _ = board_picture(WAX_ALONE, values=EN_VALUES)
+    right = 0
+    for k in range(4):
+        for mirrored in (False, True):
+            seen = np.ascontiguousarray(np.rot90(first[:, ::-1] if mirrored else first, k))
+            reader = R.BoardReader(ENGLISH)
+            rd = reader.read(seen)
+            right += (rd.orientation, rd.mirrored) == ((k if mirrored else -k) % 4, mirrored)
+            assert reader._open_since is not None           # asked again on the next move
+    assert right < 8
+
+
+def test_tiles_without_printed_values_give_a_first_move_no_pose():
+    plain = TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=FONTS[1], grain=0.3, value_size=0.0)
+    for tile, pose in ((plain, None), (maple(), (3, False))):
+        first, _ = board_picture(WAX_ALONE, tile=tile, values=EN_VALUES)
+        reader = R.BoardReader(ENGLISH, values=EN_VALUES)
+        reader.polarity = 1
+        assert reader._pose_by_values(R.Analysis(np.ascontiguousarray(np.rot90(first, 1)))) == pose
 
 
 def test_the_polarity_read_from_a_few_letters_is_decided_again_with_the_orientation():

@@ -608,6 +608,8 @@ MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters r
 MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
 MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
+POSE_SQUARES = 8     # an orientation without a clear lead: the strongest this many squares vote on
+POSE_LEAD = 0.5      # ... how their letters and values read together in each pose; one leading by this
 VALUE_CORNER_VOTERS = 12   # the surest tiles whose printed values' corner is looked at
 VALUE_FLIP_READS = 0.4     # ... mirrored when, flipped, their own letters' values read this a voter
 VALUE_FLIP_LEAD = 0.3      # ... and this much a voter better than as they are
@@ -1206,36 +1208,90 @@ class BoardReader:
         return (m >= MIRROR_VOTERS and mirrored.max() >= MIRROR_READS * m
                 and mirrored.max() - as_is.max() >= MIRROR_LEAD * m)
 
-    def _value_corner_votes(self, an: Analysis, reading: BoardReading) -> tuple[np.ndarray, int]:
-        """How surely the printed values sit where an upright tile has them, on the surest
-        tiles: (3,) summed probability that the value model reads each tile's own letter's
-        value in its window (below and right of the letter) with the crop as it is, flipped
-        top to bottom, and flipped left to right; and how many tiles voted."""
-        pol = reading.polarity or 1
+    def _value_voters(self, reading: BoardReading) -> list[tuple[tuple[int, int], int]]:
+        """The surest tiles (VALUE_CORNER_VOTERS at most) whose letters' values the value model
+        can read, each with its value's class (an index into ``letters.VALUE_CLASSES``)."""
         sure = [(float(reading.confidence[r, c]), (r, c)) for r in range(GRID) for c in range(GRID)
                 if reading.kinds[r, c] == "tile" and reading.labels[r][c] in self.values
-                and reading.confidence[r, c] >= self.min_letter]
-        sure = [rc for _, rc in sorted(sure, reverse=True)[:VALUE_CORNER_VOTERS]]
-        wins, want = [], []
-        for rc in sure:
+                and reading.confidence[r, c] >= self.min_letter
+                and L.value_class(self.values[reading.labels[r][c]]) is not None]
+        return [(rc, L.VALUE_CLASSES.index(L.value_class(self.values[reading.labels[rc[0]][rc[1]]])))
+                for _, rc in sorted(sure, reverse=True)[:VALUE_CORNER_VOTERS]]
+
+    def _value_reads(self, an: Analysis, pol: int, voters, flips: tuple[int, ...]) -> np.ndarray:
+        """(len(flips),) summed probability that the value model reads each voter's own value in
+        its window (below and right of its letter) with its crop flipped: -1 not at all (as it
+        is), 0 top to bottom, 1 left to right (the letter's box flipped with it: nothing cut
+        again).  A window that falls outside the crop reads nothing."""
+        wins, at = [], []
+        for i, (rc, _) in enumerate(voters):
             g = an.glyph(pol, *rc)
-            cls = L.value_class(self.values[reading.labels[rc[0]][rc[1]]])
-            if g is None or cls is None:
+            if g is None:
                 continue
             gray, ink = an.crop_gray(*rc), an.ink_crop(pol, *rc)
             x, y = g.centre
-            ways = [(gray, ink, g),
-                    (gray[::-1], ink[::-1], replace(g, centre=(x, 1.0 - y))),
-                    (gray[:, ::-1], ink[:, ::-1], replace(g, centre=(1.0 - x, y)))]
-            got = [L.value_glyph_of(a, pol, letter=gg, ink=i) for a, i, gg in ways]
-            if any(w is None for w in got):
+            for j, f in enumerate(flips):
+                if f < 0:
+                    w = L.value_glyph_of(gray, pol, letter=g, ink=ink)
+                else:
+                    box = replace(g, centre=(x, 1.0 - y) if f == 0 else (1.0 - x, y))
+                    w = L.value_glyph_of(cv2.flip(gray, f), pol, letter=box, ink=cv2.flip(ink, f))
+                if w is not None:
+                    wins.append(w)
+                    at.append((i, j))
+        out = np.zeros(len(flips))
+        if wins:
+            Q = L.value_probabilities(wins, self.value_model)
+            for q, (i, j) in zip(Q, at):
+                out[j] += q[voters[i][1]]
+        return out
+
+    def _pose_votes(self, an: Analysis, polarity: int, cells) -> tuple[np.ndarray, int]:
+        """How well each square's letter and printed value read together in each of the 8 poses
+        (pose ``m * 4 + j``: the crop mirrored left to right when m, then turned by j quarter
+        turns, as :meth:`orientation_scores` turns glyphs): (8,) summed over the squares of
+        sum over letters of P(letter) * P(the value beside it is that letter's); and how many
+        squares voted (those with a letter and room for a value window every way)."""
+        where, gl = self._glyphs_read(an, polarity, cells)
+        glyphs, wins, keep = [], [], []
+        for rc, g in zip(where, gl):
+            gray, ink = an.crop_gray(*rc), an.ink_crop(polarity, *rc)
+            ways_g, ways_w = [], []
+            for m in (0, 1):
+                a, i, gm = (gray[:, ::-1], ink[:, ::-1], _mirror_glyph(g)) if m else (gray, ink, g)
+                for j in range(4):
+                    gj = _rot_glyph(gm, j)
+                    ways_g.append(gj)
+                    ways_w.append(L.value_glyph_of(np.ascontiguousarray(np.rot90(a, j)), polarity, letter=gj,
+                                                   ink=np.ascontiguousarray(np.rot90(i, j))))
+            if any(w is None for w in ways_w):
                 continue
-            wins += got
-            want.append(L.VALUE_CLASSES.index(cls))
-        if not want:
-            return np.zeros(3), 0
-        Q = L.value_probabilities(wins, self.value_model).reshape(len(want), 3, -1)
-        return Q[np.arange(len(want)), :, want].sum(axis=0), len(want)
+            glyphs += ways_g
+            wins += ways_w
+            keep.append(rc)
+        n = len(keep)
+        if not n:
+            return np.zeros(8), 0
+        p, classes = self._classify(glyphs, upright=False)
+        Q = L.value_probabilities(wins, self.value_model)
+        # each letter's value's column of Q (-1: a letter without a readable value)
+        col = np.array([L.VALUE_CLASSES.index(L.value_class(self.values[ch]))
+                        if ch in self.values and L.value_class(self.values[ch]) else -1 for ch in classes[:-2]])
+        known = col >= 0
+        joint = (p[:, :-2][:, known] * Q[:, col[known]]).sum(axis=1)
+        return joint.reshape(n, 8).sum(axis=0), n
+
+    def _pose_by_values(self, an: Analysis) -> tuple[int, bool] | None:
+        """(quarter turns, mirrored) of the pose in which the strongest squares' letters and
+        printed values read together clearly best (:meth:`_pose_votes`, leading the next pose by
+        POSE_LEAD), or None when none does."""
+        peak = an.peak(self.polarity)
+        ranked = sorted(self._candidates(an, self.polarity), key=lambda rc: -peak[rc])[:POSE_SQUARES]
+        joint, n = self._pose_votes(an, self.polarity, ranked)
+        order = np.argsort(-joint)
+        if not n or joint[order[0]] - joint[order[1]] < POSE_LEAD:
+            return None
+        return int(order[0]) % 4, bool(order[0] >= 4)
 
     def _values_flipped(self, an: Analysis, reading: BoardReading) -> bool:
         """Whether the surest tiles' printed values read clearly better with the crops flipped
@@ -1246,11 +1302,15 @@ class BoardReader:
         other letter wrong, and its no-turn-reads-well check (:meth:`_mirror_reads_better`) is
         never asked.  But the value, printed below and right of an upright tile's letter, is then
         above it or left of it."""
-        votes, n = self._value_corner_votes(an, reading)
+        voters = self._value_voters(reading)
+        n, pol = len(voters), reading.polarity or 1
         if n < VALUE_FLIP_VOTERS:
             return False
-        flipped = float(votes[1:].max())
-        return flipped >= VALUE_FLIP_READS * n and flipped - float(votes[0]) >= VALUE_FLIP_LEAD * n
+        as_is = float(self._value_reads(an, pol, voters, (-1,))[0])
+        if as_is > (1.0 - VALUE_FLIP_LEAD) * n:
+            return False                         # no flip could lead it (most boards: one pass)
+        flipped = float(self._value_reads(an, pol, voters, (0, 1)).max())
+        return flipped >= VALUE_FLIP_READS * n and flipped - as_is >= VALUE_FLIP_LEAD * n
 
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
         """Analysis of the board turned by k, afresh: nothing found while deciding the way up is
@@ -1343,6 +1403,15 @@ class BoardReader:
                 top = np.sort(sc)
                 clear = top[-1] - top[-2] >= ORIENT_CLEAR
                 an_unturned = an
+                pose = self._pose_by_values(an) if not clear and self.value_model is not None else None
+                if pose is not None and pose != (self.orientation, False):
+                    # the letters could not tell (a first move of a few): letters and values can
+                    self.orientation, flip = pose
+                    if flip:
+                        self.mirrored = not self.mirrored
+                        rect, surround = mirror_rectified(rect), mirror_rectified(surround)
+                        an = Analysis(rect, surround, self.grey)
+                    an_unturned = an
             k = self.orientation
             if k:
                 an = self._turned_analysis(rect, an, k)
