@@ -608,13 +608,14 @@ MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters r
 MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
 MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
-POSE_SQUARES = 8     # an orientation without a clear lead: the strongest this many squares vote on
-POSE_LEAD = 0.5      # ... how their letters and values read together in each pose; one leading by this
-VALUE_CORNER_VOTERS = 12   # the surest tiles whose printed values' corner is looked at
-VALUE_FLIP_READS = 0.4     # ... mirrored when, flipped, their own letters' values read this a voter
+MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
+# where the printed values sit (docs/vision-read.md, step 4), with the set's values known:
+VALUE_CORNER_VOTERS = 12   # once the way up is decided, the surest tiles' value windows are read flipped:
+VALUE_FLIP_READS = 0.4     # ... the picture is mirrored when, flipped, their own letters' values read this a voter
 VALUE_FLIP_LEAD = 0.3      # ... and this much a voter better than as they are
 VALUE_FLIP_VOTERS = 2      # ... with at least this many voters
-MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
+POSE_SQUARES = 8     # an orientation without a clear lead: the strongest this many squares vote on
+POSE_LEAD = 0.5      # ... how their letters and values read together in each pose; one leading by this
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
 POL_MIN_SCORE = 1.0  # ... squares asked past those decide only when they read this much (a letter's worth)
 POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
@@ -917,9 +918,11 @@ class BoardReader:
 
     A camera that mirrors its picture (phone-as-webcam apps, front cameras) is found with the
     orientation: when no quarter turn reads the letters well and the mirrored board reads them
-    clearly better, every picture is mirrored back before it is read (:attr:`mirrored`).  An
-    orientation decided without a clear lead (a first move of a few letters) is decided again
-    once the board has changed (:meth:`_orientation_open`).
+    clearly better, or where the tiles' printed values sit says so (:meth:`_values_flipped`),
+    every picture is mirrored back before it is read (:attr:`mirrored`).  An orientation the
+    letters leave open (a first move of a few letters) is taken from how letters and values read
+    together in each pose (:meth:`_pose_by_values`), where the set's values are known, and is
+    decided again once the board has changed (:meth:`_orientation_open`).
 
     ``letters``: the tile set's letters (e.g. "ABCDEFGHIJKLMNOPQRSTUVWXYZ" or with "ÄÖÜ").
     ``reference``: rectified picture of the empty board from the same camera position (better
