@@ -245,6 +245,39 @@ SELF_IMAGE_TOP_TO_BOTTOM = [
 ]
 
 
+def test_a_tile_whose_ink_darkens_its_face_to_its_premium_squares_colour_is_still_read():
+    # a blurred W of a white tile on a light-blue double-letter square: half its middle is ink,
+    # so its face (the lighter half) comes out the square's colour -- but not the face clear of
+    # the ink (the lightest quarter), which is the tiles'
+    dl = R._KIND_SQUARES["d"]
+    kind, tile = np.array([150.0, 119.0, 109.0]), np.array([181.0, 120.5, 123.0])
+    face = np.full((15, 15, 3), [120.0, 130.0, 150.0])          # the board's plain squares
+    face[dl] = kind
+    far = face + np.array([4.0, 0.0, 0.0])                       # print squares: their colour
+    w = (7, 3)                                                   # D8, a double-letter square
+    assert dl[w]
+    face[w] = kind + np.array([1.0, 5.0, 9.0])                   # within PRINT_SAME of the kind
+    far[w] = tile + np.array([-9.0, 1.0, -2.0])
+    cand = R._print_candidates(face)
+    assert cand[w]
+    printed = R._printed_only(face, cand, tile, far)
+    assert not printed[w]                                        # read
+    others = dl & cand
+    others[w] = False
+    assert others.any() and printed[others].all()               # the print squares stay print
+    assert R._printed_only(face, cand, tile)[w]                  # without the clear face: emptied
+
+
+def test_a_squares_face_clear_of_its_ink_is_its_lightest_quarter():
+    sq = np.full((40 * 15, 40 * 15, 3), 200, np.uint8)
+    r, c = 7, 3
+    sq[r * 40 + 6:r * 40 + 34, c * 40 + 6:c * 40 + 34] = 30     # a square mostly ink
+    sq[r * 40 + 6:r * 40 + 34, c * 40 + 14:c * 40 + 26] = 200   # with a light gap: the face
+    an = R.Analysis(sq)
+    assert an.far_face_lab(1)[r, c, 0] > an.face_lab(1)[r, c, 0] + 20
+    assert abs(an.far_face_lab(1)[0, 0, 0] - an.face_lab(1)[0, 0, 0]) < 1
+
+
 @pytest.mark.parametrize("flip", ["top to bottom", "left to right"])
 def test_a_mirrored_board_its_letters_cannot_tell_is_found_mirrored_by_where_its_values_are_printed(flip, monkeypatch):
     # as if every strong letter were its own image under the flip (the letters' own check, the
