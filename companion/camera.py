@@ -300,6 +300,29 @@ def _words_fit(board: Board, placements: Sequence[Placement], unknown: Sequence[
     return all(w.text in lexicon for w in play.words)
 
 
+def word_ends(board: Board, new: Sequence[Square], labels: Sequence[str]) -> list[Square]:
+    """The squares just past each end of the word the play's tiles ``new`` make in their line
+    (either line for a single tile), where they are free on the board and read empty: where a
+    blank of nearly the board's colour that the camera took for an empty square would sit
+    when it began or ended the play (lINEMEN read INEMEN: a white blank on a white board
+    changes its square less than a lamp's flicker).  Empty when ``new`` is in no one line."""
+    rows, cols = {r for r, _ in new}, {c for _, c in new}
+    if not new or (len(rows) > 1 and len(cols) > 1):
+        return []
+    n, taken = board.size, set(new)
+    steps = ([(0, 1)] if len(cols) > 1 else []) + ([(1, 0)] if len(rows) > 1 else []) or [(0, 1), (1, 0)]
+    out = []
+    for dr, dc in steps:
+        for sign in (-1, 1):
+            r, c = min(new) if sign < 0 else max(new)
+            # past the play's own tiles and the board's tiles it runs through
+            while 0 <= r < n and 0 <= c < n and ((r, c) in taken or board[r, c] is not None):
+                r, c = r + sign * dr, c + sign * dc
+            if 0 <= r < n and 0 <= c < n and labels[r][c] == EMPTY:
+                out.append((r, c))
+    return out
+
+
 def blank_the_words_need(board: Board, placements: Sequence[Placement], unread: Sequence[Square],
                          candidates: Sequence[Square], tiles: TileSet, lexicon) -> Square | None:
     """The one square of ``candidates`` (read empty, but maybe a blank of nearly the board's

@@ -29,7 +29,7 @@ from typing import TextIO
 import numpy as np
 
 from companion.board import Placement, Tile, square_name
-from companion.camera import blank_the_words_need, fitting_letters, read_move
+from companion.camera import blank_the_words_need, fitting_letters, read_move, word_ends
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
@@ -216,6 +216,16 @@ class CameraTable:
         unread = move.unread
         needed = blank_the_words_need(state.board, placements, unread, maybe, self.tiles,
                                       self.referee.lexicon) if maybe else None
+        if needed is None:
+            # no square the camera doubted makes words of a play of non-words; one just past an end
+            # of its word may (a white blank on a white board changes its square less than lamp
+            # flicker): asked, not taken -- without a sign of it a phony is as likely as a blank
+            ends = word_ends(state.board, [p.square for p in placements] + list(unread), labels)
+            end = blank_the_words_need(state.board, placements, unread, ends, self.tiles,
+                                       self.referee.lexicon) if ends else None
+            if end is not None:
+                self.say(f"{name}\tquestion: is there a blank tile on {square_name(end)}? (the camera saw none, but "
+                         f"the words read are not words and are with a tile there; the play is scored without it)")
         if needed is not None:
             placements.append(Placement(needed, Tile(BLANK, True)))
             self.say(f"{name}\tnote: a blank tile is taken on {square_name(needed)}: the camera saw no letter "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.board import Board, Placement, Tile
-from companion.camera import blank_letters, blank_the_words_need, fitting_letters, read_move
+from companion.camera import blank_letters, blank_the_words_need, fitting_letters, read_move, word_ends
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
 
@@ -194,6 +194,35 @@ def test_a_blank_is_taken_where_the_words_need_it_and_nowhere_else():
     assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, Lexicon.from_words(["IRADOR", "MIRADOR"], "t")) is None
     # no word list: nothing is taken
     assert blank_the_words_need(Board(), placements, [], [(7, 6)], EN, None) is None
+
+
+def test_the_squares_past_the_ends_of_a_plays_word_are_its_word_ends():
+    # M3..M8 down, the board's O at M9 continues the word: the ends are M2 and M10
+    board = Board().place([Placement((8, 12), Tile("O"))])
+    new = [(r, 12) for r in range(2, 8)]
+    labels = rows(**{f"M{r + 1}": "N" for r in range(2, 8)}, M9="O")
+    assert word_ends(board, new, labels) == [(1, 12), (9, 12)]
+    # an end read covered, or off the board, is no end
+    labels = rows(**{f"M{r + 1}": "N" for r in range(2, 8)}, M9="O", M2="#")
+    assert word_ends(board, new, labels) == [(9, 12)]
+    assert word_ends(Board(), [(0, 3), (0, 4)], rows(D1="A", E1="B")) == [(0, 2), (0, 5)]
+    # a single tile: both lines
+    assert sorted(word_ends(Board(), [(7, 7)], rows(H8="A"))) == [(6, 7), (7, 6), (7, 8), (8, 7)]
+    # tiles in no one line: none
+    assert word_ends(Board(), [(7, 7), (8, 8)], rows(H8="A", I9="B")) == []
+
+
+def test_a_blank_the_camera_could_not_tell_from_the_board_is_found_past_the_words_end():
+    # lINEMEN down from H2, its white blank on a white board read empty: INEMEN is no word
+    labels = rows(H3="I", H4="N", H5="E", H6="M", H7="E", H8="N")
+    move = read_move(Board(), labels, None, EN)
+    ends = word_ends(Board(), [p.square for p in move.placements], labels)
+    assert ends == [(1, 7), (8, 7)]
+    lexicon = Lexicon.from_words(["LINEMEN", "MINE"], "t")
+    assert blank_the_words_need(Board(), move.placements, [], ends, EN, lexicon) == (1, 7)
+    # a blank at either end would make words (INEMENT too): the camera does not choose
+    both = Lexicon.from_words(["LINEMEN", "INEMENT"], "t")
+    assert blank_the_words_need(Board(), move.placements, [], ends, EN, both) is None
 
 
 def test_a_square_that_may_be_a_blank_away_from_the_play_is_not_asked_about():

@@ -302,6 +302,16 @@ def test_a_square_that_did_not_change_is_not_taken_for_a_blank_the_words_would_n
     seen = put(EMPTY, "H8", "IRADOR")
     table.take(reading(seen), "p1", True, picture=top_down(seen))    # no blank was put down
     assert out.getvalue().splitlines()[-1] == "Ann\tH8\tacross\tIRADOR\t16", out.getvalue()
+    # ... but where a tile just past the word's end would make words of it, the table asks
+    assert "p1\tquestion: is there a blank tile on G8?" in out.getvalue()
+
+
+def test_a_play_of_words_as_read_is_asked_nothing_about_its_ends():
+    table, out = _table(["MIRADOR", "IRADOR"])
+    table.take(reading(EMPTY), "p0", True, picture=top_down(EMPTY))
+    seen = put(EMPTY, "H8", "IRADOR")
+    table.take(reading(seen), "p1", True, picture=top_down(seen))
+    assert "question" not in out.getvalue()
 
 
 def test_a_square_unreadable_on_two_photos_alike_does_not_hold_up_the_next_play():
