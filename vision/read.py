@@ -1100,6 +1100,12 @@ class BoardReader:
         plain = [rc for rc in cells if PLAIN[rc]]
         return plain if len(plain) >= 3 else cells
 
+    def _strongest(self, an: Analysis, polarity: int, most: int) -> list[tuple[int, int]]:
+        """The ``most`` :meth:`_candidates` with the strongest ink, strongest first: the voters
+        on the way up (:meth:`orientation_scores`, :meth:`_pose_by_values`)."""
+        peak = an.peak(polarity)
+        return sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:most]
+
     def decide_polarity(self, an: Analysis) -> int:
         """+1 or -1: which way the letters read best over the whole board.
 
@@ -1174,8 +1180,7 @@ class BoardReader:
         stops early (two votes on the same squares can be compared).  :attr:`_voters` is how
         many glyphs voted, :attr:`_asked` how many of the strongest squares were asked.
         """
-        peak = an.peak(polarity)
-        ranked = sorted(self._candidates(an, polarity), key=lambda rc: -peak[rc])[:ORIENT_VOTERS]
+        ranked = self._strongest(an, polarity, ORIENT_VOTERS)
         scores = np.zeros(4)
         self._voters = self._asked = 0
         bounds = (0,) + ORIENT_STAGES + (ORIENT_VOTERS,) if squares is None else (0, squares)
@@ -1312,9 +1317,7 @@ class BoardReader:
         """(quarter turns, mirrored) of the pose in which the strongest squares' letters and
         printed values read together clearly best (:meth:`_pose_votes`, leading the next pose by
         POSE_LEAD), or None when none does."""
-        peak = an.peak(self.polarity)
-        ranked = sorted(self._candidates(an, self.polarity), key=lambda rc: -peak[rc])[:POSE_SQUARES]
-        joint, n = self._pose_votes(an, self.polarity, ranked)
+        joint, n = self._pose_votes(an, self.polarity, self._strongest(an, self.polarity, POSE_SQUARES))
         order = np.argsort(-joint)
         if not n or joint[order[0]] - joint[order[1]] < POSE_LEAD:
             return None
