@@ -314,7 +314,7 @@ def word_ends(board: Board, new: Sequence[Square], labels: Sequence[str]) -> lis
     out = []
     for dr, dc in steps:
         for sign in (-1, 1):
-            r, c = min(new) if sign < 0 else max(new)
+            r, c = min(new) if sign < 0 else max(new)      # the play's first / last square in its line
             # past the play's own tiles and the board's tiles it runs through
             while 0 <= r < n and 0 <= c < n and ((r, c) in taken or board[r, c] is not None):
                 r, c = r + sign * dr, c + sign * dc

@@ -321,7 +321,7 @@ def test_tiles_without_printed_values_say_nothing_about_the_mirror(monkeypatch):
     rd = reader.read(board)
     assert not rd.mirrored
     voters = reader._value_voters(rd)
-    votes = reader._value_reads(R.Analysis(board), rd.polarity, voters, (-1, 0, 1))
+    votes = reader._value_reads(R.Analysis(board), rd.polarity, voters, (R.AS_IS, R.TOP_TO_BOTTOM, R.LEFT_TO_RIGHT))
     assert len(voters) >= R.VALUE_FLIP_VOTERS and votes.max() < R.VALUE_FLIP_READS * len(voters)
 
 

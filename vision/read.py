@@ -41,7 +41,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, TextIO
@@ -674,6 +674,19 @@ def _rot_glyph(g: L.Glyph, k: int) -> L.Glyph:
     return L.Glyph(img, g.aspect, g.height, g.ink, g.parts, g.contrast, (1 - g.centre[0], 1 - g.centre[1]))
 
 
+# a pose of a picture: (mirrored left to right first, then quarter turns, np.rot90)
+POSES = tuple((m, j) for m in (False, True) for j in range(4))     # pose index m * 4 + j
+AS_IS, TOP_TO_BOTTOM, LEFT_TO_RIGHT = (False, 0), (True, 2), (True, 0)
+
+
+def _posed(gray: np.ndarray, ink: np.ndarray, g: L.Glyph, mirrored: bool, k: int):
+    """A square's crop, its ink and its glyph as they are found in the picture mirrored left to
+    right (``mirrored``) and then turned by ``k`` quarter turns: nothing cut again."""
+    if mirrored:
+        gray, ink, g = gray[:, ::-1], ink[:, ::-1], _mirror_glyph(g)
+    return np.ascontiguousarray(np.rot90(gray, k)), np.ascontiguousarray(np.rot90(ink, k)), _rot_glyph(g, k)
+
+
 # --------------------------------------------------------------------------- features
 
 FEATURES = ["dB_L", "dB_a", "dB_b", "dB", "dT_L", "dT_a", "dT_b", "dT", "T_known", "TB",
@@ -1250,28 +1263,23 @@ class BoardReader:
         return [(rc, L.VALUE_CLASSES.index(L.value_class(self.values[reading.labels[rc[0]][rc[1]]])))
                 for _, rc in sorted(sure, reverse=True)[:VALUE_CORNER_VOTERS]]
 
-    def _value_reads(self, an: Analysis, pol: int, voters, flips: tuple[int, ...]) -> np.ndarray:
-        """(len(flips),) summed probability that the value model reads each voter's own value in
-        its window (below and right of its letter) with its crop flipped: -1 not at all (as it
-        is), 0 top to bottom, 1 left to right (the letter's box flipped with it: nothing cut
-        again).  A window that falls outside the crop reads nothing."""
+    def _value_reads(self, an: Analysis, pol: int, voters, poses: tuple[tuple[bool, int], ...]) -> np.ndarray:
+        """(len(poses),) summed probability that the value model reads each voter's own value in
+        its window (below and right of its letter) with its crop in each pose (mirrored, quarter
+        turns: :func:`_posed`; nothing cut again).  A window that falls outside the crop reads
+        nothing."""
         wins, at = [], []
         for i, (rc, _) in enumerate(voters):
             g = an.glyph(pol, *rc)
             if g is None:
                 continue
-            gray, ink = an.crop_gray(*rc), an.ink_crop(pol, *rc)
-            x, y = g.centre
-            for j, f in enumerate(flips):
-                if f < 0:
-                    w = L.value_glyph_of(gray, pol, letter=g, ink=ink)
-                else:
-                    box = replace(g, centre=(x, 1.0 - y) if f == 0 else (1.0 - x, y))
-                    w = L.value_glyph_of(cv2.flip(gray, f), pol, letter=box, ink=cv2.flip(ink, f))
+            for j, pose in enumerate(poses):
+                gray, ink, gp = _posed(an.crop_gray(*rc), an.ink_crop(pol, *rc), g, *pose)
+                w = L.value_glyph_of(gray, pol, letter=gp, ink=ink)
                 if w is not None:
                     wins.append(w)
                     at.append((i, j))
-        out = np.zeros(len(flips))
+        out = np.zeros(len(poses))
         if wins:
             Q = L.value_probabilities(wins, self.value_model)
             for q, (i, j) in zip(Q, at):
@@ -1289,13 +1297,10 @@ class BoardReader:
         for rc, g in zip(where, gl):
             gray, ink = an.crop_gray(*rc), an.ink_crop(polarity, *rc)
             ways_g, ways_w = [], []
-            for m in (0, 1):
-                a, i, gm = (gray[:, ::-1], ink[:, ::-1], _mirror_glyph(g)) if m else (gray, ink, g)
-                for j in range(4):
-                    gj = _rot_glyph(gm, j)
-                    ways_g.append(gj)
-                    ways_w.append(L.value_glyph_of(np.ascontiguousarray(np.rot90(a, j)), polarity, letter=gj,
-                                                   ink=np.ascontiguousarray(np.rot90(i, j))))
+            for pose in POSES:
+                a, i, gp = _posed(gray, ink, g, *pose)
+                ways_g.append(gp)
+                ways_w.append(L.value_glyph_of(a, polarity, letter=gp, ink=i))
             if any(w is None for w in ways_w):
                 continue
             glyphs += ways_g
@@ -1321,7 +1326,8 @@ class BoardReader:
         order = np.argsort(-joint)
         if not n or joint[order[0]] - joint[order[1]] < POSE_LEAD:
             return None
-        return int(order[0]) % 4, bool(order[0] >= 4)
+        mirrored, k = POSES[int(order[0])]
+        return k, mirrored
 
     def _values_flipped(self, an: Analysis, reading: BoardReading) -> bool:
         """Whether the surest tiles' printed values read clearly better with the crops flipped
@@ -1336,10 +1342,10 @@ class BoardReader:
         n, pol = len(voters), reading.polarity or 1
         if n < VALUE_FLIP_VOTERS:
             return False
-        as_is = float(self._value_reads(an, pol, voters, (-1,))[0])
+        as_is = float(self._value_reads(an, pol, voters, (AS_IS,))[0])
         if as_is > (1.0 - VALUE_FLIP_LEAD) * n:
             return False                         # no flip could lead it (most boards: one pass)
-        flipped = float(self._value_reads(an, pol, voters, (0, 1)).max())
+        flipped = float(self._value_reads(an, pol, voters, (TOP_TO_BOTTOM, LEFT_TO_RIGHT)).max())
         return flipped >= VALUE_FLIP_READS * n and flipped - as_is >= VALUE_FLIP_LEAD * n
 
     def _turned_analysis(self, rect: np.ndarray, an: "Analysis", k: int) -> "Analysis":
