@@ -1156,6 +1156,20 @@ def test_a_blank_beside_a_glare_spot_is_unknown_and_a_blank_further_off_is_a_bla
     assert rd.labels[11][4] == R.COVERED and rd.guesses[11][4] == R.BLANK     # asked, not shown
     assert rd.labels[4][10] == R.BLANK
 
+def test_a_blank_the_square_model_is_all_but_certain_of_stands_in_a_glare_spot_and_beside_one():
+    # tuning boards: every square read a blank at BLANK_KEPT or more in or beside a clipped spot
+    # was a blank; under it, glare washing an empty square reads as one
+    board = R.as_board(board_picture(EMPTY, seed=1)[0]).copy()
+    c = R.CELL
+    board[11 * c:12 * c, 3 * c:5 * c] = 255           # (11, 3) and (11, 4) clipped white
+    probs = {(11, 3): [0.01, 0.01, 0.97, 0.01], (11, 4): [0.05, 0.01, 0.93, 0.01],
+             (10, 3): [0.01, 0.01, 0.97, 0.01], (10, 4): [0.05, 0.01, 0.93, 0.01]}
+    rd = _reader_with_square_kinds(lambda rc: probs.get(rc, "empty")).read(board, orient=False)
+    assert rd.labels[11][3] == R.BLANK and rd.labels[10][3] == R.BLANK      # in the spot, beside it
+    assert rd.labels[11][4] == R.COVERED and rd.labels[10][4] == R.COVERED  # not sure enough: asked
+    assert rd.guesses[11][4] == rd.guesses[10][4] == R.BLANK
+
+
 SURE = {"empty": [0.9, 0.04, 0.03, 0.03], "tile": [0.03, 0.9, 0.04, 0.03], "blank": [0.03, 0.04, 0.9, 0.03],
         "covered": [0.03, 0.03, 0.04, 0.9]}
 
@@ -1548,9 +1562,11 @@ def test_a_letter_beside_one_odd_covered_square_needs_less_confidence_than_besid
 @pytest.mark.parametrize("covered,sure,shown", [
     ({(8, 10)}, 0.94, True),                  # one odd square read covered: the blank stands
     ({(8, 10)}, 0.85, False),                 # ... unless the square model doubts it
-    ({(8, 10), (8, 9)}, 0.98, False),         # a piece of hand beside it: it may be part of the hand
-], ids=["odd-sure", "odd-doubtful", "hand"])
-def test_a_blank_beside_a_covered_square_is_shown_only_beside_an_odd_square_and_surely(covered, sure, shown):
+    ({(8, 10), (8, 9)}, 0.93, False),         # a piece of hand beside it: it may be part of the hand
+    ({(8, 10), (8, 9)}, 0.97, True),          # ... unless the square model is all but certain
+], ids=["odd-sure", "odd-doubtful", "hand", "hand-certain"])
+def test_a_blank_beside_a_covered_square_is_shown_beside_an_odd_square_surely_and_beside_a_hand_certainly(
+        covered, sure, shown):
     board, _ = board_picture()
     assert LABELS[8][11] == "?" and all(LABELS[r][c] == "." and R.PLAIN[r, c] for r, c in covered)
     rest = (1 - sure) / 3

@@ -736,6 +736,11 @@ NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more cove
 # boards): 8 blanks read right that were '#', no square more read wrong (every letter read as a
 # blank there, and every hand read as one, was beside a piece of hand)
 NEAR_ODD_BLANK = 0.9
+# ... and a blank the square model is this sure of is shown beside a hand piece, in a glare spot
+# and beside one too: on 2,160 tuning boards (seeds 7500-9300, every camera and font row, cold
+# and with a reference) the 40 blanks read there at 0.95 or more were all blanks; under it, parts
+# of hands, covered squares, a letter tile and an empty square were read as blanks (0.65-0.92)
+BLANK_KEPT = 0.95
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -1625,7 +1630,7 @@ class BoardReader:
         else:
             # on a set whose tiles are white enough to clip, a clipped square the square model
             # calls a blank tile for sure is one: the letter tiles round it clip as well
-            sure_white = (conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels)
+            sure_white = (conf >= BLANK_KEPT) | (conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels)
         for r, c in zip(*np.nonzero(glared)):
             if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
@@ -1659,7 +1664,7 @@ class BoardReader:
             else:
                 sure = NEAR_HAND_SURE if by_piece[r, c] else NEAR_ODD_SURE
             if lab == BLANK:
-                hide = by_piece[r, c] or conf[r, c] < NEAR_ODD_BLANK
+                hide = conf[r, c] < (BLANK_KEPT if by_piece[r, c] else NEAR_ODD_BLANK)
             else:
                 hide = lab != COVERED and conf[r, c] < sure
             if hide:
