@@ -2209,12 +2209,30 @@ def test_a_letter_in_doubt_cut_badly_matches_its_twin_when_cut_at_another_ink_th
     assert got and got[(6, 11)][0] == "X" and got[(6, 11)][1] >= OWN_MATCH_CUT
 
 
+def test_a_letter_in_doubt_guessed_wrong_is_shown_as_the_sure_twin_it_looks_just_like(pictures):
+    # a best guess of K for BOX's X: no K on the board looks like it, WAX's X read surely does
+    # (tuning boards, fonts never seen: 6 tiles in doubt so matched to another letter's twins,
+    # all 6 right, none wrong)
+    board, _ = pictures
+    got = _own_letters(board, {(6, 11): "K"})
+    assert set(got) == {(6, 11)} and got[(6, 11)][0] == "X" and R.OWN_MATCH <= got[(6, 11)][1] <= 1.0
+
+
+def test_a_letter_in_doubt_is_not_switched_to_a_letter_told_apart_by_a_small_mark_only(pictures, monkeypatch):
+    # FJORD's O in doubt, guessed Q: BOX's sure O looks just like it, but a Q whose tail is lost
+    # does too (the 2 wrong switches on the tuning boards), so it stays in doubt
+    board, _ = pictures
+    assert _own_letters(board, {(7, 9): "Q"}) == {}
+    monkeypatch.setattr(R, "OWN_SMALL_MARK", set())
+    assert _own_letters(board, {(7, 9): "Q"})[(7, 9)][0] == "O"
+
+
 def test_a_letter_in_doubt_with_no_sure_twin_on_the_board_stays_in_doubt(pictures):
     board, _ = pictures
-    # a best guess of K for BOX's X: no K on the board looks like it
-    assert _own_letters(board, {(6, 11): "K"}) == {}
-    # ... nor an X when the board's only other X is not read surely
-    assert _own_letters(board, {(6, 11): "X"}, shown={(6, 7): ("X", R.OWN_SURE - 0.05)}) == {}
+    # the board's only other X not read surely: neither the guess X nor a wrong guess K is shown
+    unsure_twin = {(6, 7): ("X", R.OWN_SURE - 0.05)}
+    assert _own_letters(board, {(6, 11): "X"}, shown=unsure_twin) == {}
+    assert _own_letters(board, {(6, 11): "K"}, shown=unsure_twin) == {}
 
 
 def test_a_letter_in_doubt_as_like_a_sure_tile_of_another_letter_stays_in_doubt():

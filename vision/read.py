@@ -953,6 +953,13 @@ OWN_SURE, OWN_MATCH, OWN_APART = 0.9, 0.9, 0.1
 # cut without its tail matched a sure O, 1 wrong for 42 more tiles on 1,440 tuning boards; at
 # 0.93 none wrong)
 OWN_MATCH_CUT = 0.93
+# ... and a tile in doubt is shown as another letter than its best guess when the board's sure
+# tiles of that letter are the ones it looks just like (the same two thresholds, every cut that
+# matches at all agreeing): a font the letter model never saw misleads its guess, not its twins.
+# Tuning boards (1,440: seeds 7500-8900, six rows): 51 such tiles, 49 right; the 2 wrong were Q's
+# whose tails the twins' likeness hardly weighs, taken for O's.  Letters told apart by a small
+# mark only are not switched between: the guess stays in doubt.
+OWN_SMALL_MARK = {frozenset(pair) for pair in ("OQ", "EF", "PR", "CG")}
 
 
 class BoardReader:
@@ -1585,7 +1592,7 @@ class BoardReader:
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
         if in_doubt:
             for (r, c), (letter, cf) in self._board_letters(an, pol, in_doubt, out_labels, conf).items():
-                out_labels[r][c], conf[r, c], kinds[r, c] = letter, cf, "tile"
+                out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
         if cells:                                     # already; the checks below look at the rest
             fresh[tuple(np.array(cells).T)] = True
@@ -1950,7 +1957,9 @@ class BoardReader:
         a tile shown as that letter with OWN_SURE or more, in this picture, looks like it
         (:meth:`letters.Prototypes.similarity` OWN_MATCH or more; OWN_MATCH_CUT for the letter
         cut at the second look's other ink thresholds) and none shown as another letter comes
-        within OWN_APART of that cut.  Shown as sure as the match."""
+        within OWN_APART of that cut.  Shown as sure as the match.  Where the best guess is not
+        confirmed so, the one other letter whose sure tiles every matching cut looks like so is
+        shown instead, unless the two differ by a small mark only (OWN_SMALL_MARK)."""
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
                 if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= OWN_SURE]
         if not sure:
@@ -1972,16 +1981,26 @@ class BoardReader:
             ims_e, meta_e = L.stack(extra)
             for rc, row in zip(owner, own.similarity(self.model.forward(ims_e, meta_e)[1], ims_e)):
                 rows[rc].append(row)
+        labels_own = np.array(own.labels)
+        letters_own = sorted(set(own.labels))
         out = {}
         for rc in asked:
-            letter = in_doubt[rc]
-            mine = np.array([lab == letter for lab in own.labels])
-            if not mine.any():
-                continue
+            # each cut's letter: the one whose twins it matches best, when it matches them well
+            # enough and no other letter's twins come within OWN_APART
+            said: dict = {}
             for k, row in enumerate(rows[rc]):
-                m = float(row[mine].max())
-                if m >= (OWN_MATCH if k == 0 else OWN_MATCH_CUT) and m - float(row[~mine].max(initial=-1.0)) >= OWN_APART:
-                    out[rc] = (letter, max(out.get(rc, ("", 0.0))[1], m))
+                best = sorted(((float(row[labels_own == lab].max()), lab) for lab in letters_own), reverse=True)
+                m, lab = best[0]
+                runner = best[1][0] if len(best) > 1 else -1.0
+                if m >= (OWN_MATCH if k == 0 else OWN_MATCH_CUT) and m - runner >= OWN_APART:
+                    said[lab] = max(said.get(lab, 0.0), m)
+            guess = in_doubt[rc]
+            if guess in said:                  # the best guess confirmed by its twins
+                out[rc] = (guess, said[guess])
+            elif len(said) == 1:               # another letter, on whichever cuts match at all
+                (lab, m), = said.items()
+                if frozenset((guess, lab)) not in OWN_SMALL_MARK:
+                    out[rc] = (lab, m)
         return out
 
     def _hidden_of(self, an: Analysis, pol: int, cells: list) -> tuple[list, np.ndarray, np.ndarray]:
