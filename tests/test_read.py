@@ -6,6 +6,7 @@ Boards are rendered top-down by vision.render (fast, no camera); the committed m
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import cv2
@@ -2168,11 +2169,14 @@ def test_a_sheet_letter_is_also_learnt_from_the_cut_that_reads_it_more_surely(mo
 OWN_MATCH_CUT = R.OWN_MATCH_CUT
 
 
-def _own_letters(board, in_doubt, shown=None):
+def _own_letters(board, in_doubt, shown=None, blur=None):
     """What the board's own sure letters confirm of ``in_doubt`` (square -> best letter), the
-    board as read cold (``shown``: squares shown otherwise)."""
+    board as read cold (``shown``: squares shown otherwise; ``blur``: the picture's edges taken
+    to be blurred over this many px, :func:`vision.read.blur_width`)."""
     reader = R.BoardReader(ENGLISH)
     rd = reader.read(board)
+    if blur is not None:
+        reader._focus = dataclasses.replace(reader._focus, blur=blur)
     labels = [list(row) for row in rd.labels]
     conf = rd.confidence.copy()
     for (r, c), (ch, cf) in (shown or {}).items():
@@ -2225,6 +2229,14 @@ def test_a_letter_in_doubt_is_not_switched_to_a_letter_told_apart_by_a_small_mar
     assert _own_letters(board, {(7, 9): "Q"}) == {}
     monkeypatch.setattr(R, "OWN_SMALL_MARK", set())
     assert _own_letters(board, {(7, 9): "Q"})[(7, 9)][0] == "O"
+
+
+def test_a_letter_in_doubt_is_not_switched_to_another_letter_on_a_blurred_picture(pictures):
+    # blurred letters of one font look alike: the guess may be confirmed, not overruled
+    board, _ = pictures
+    assert _own_letters(board, {(6, 11): "K"}, blur=R.OWN_SWITCH_BLUR + 0.1) == {}
+    assert _own_letters(board, {(6, 11): "X"}, blur=R.OWN_SWITCH_BLUR + 0.1)[(6, 11)][0] == "X"
+    assert _own_letters(board, {(6, 11): "K"}, blur=R.OWN_SWITCH_BLUR - 0.1)[(6, 11)][0] == "X"
 
 
 def test_a_letter_in_doubt_with_no_sure_twin_on_the_board_stays_in_doubt(pictures):

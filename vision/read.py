@@ -960,6 +960,11 @@ OWN_MATCH_CUT = 0.93
 # whose tails the twins' likeness hardly weighs, taken for O's.  Letters told apart by a small
 # mark only are not switched between: the guess stays in doubt.
 OWN_SMALL_MARK = {frozenset(pair) for pair in ("OQ", "EF", "PR", "CG")}
+# ... nor on a picture whose edges are blurred over more than this (px of a CELL square,
+# blur_width): blurred letters of a font look alike, and the twins' choice read 2 more squares
+# wrong on the out-of-focus pictures (further blurred 1.5-2 px) the focus check lets through
+# (boards as the benchmark renders them 0.6-1.3, real photos 0.6-1.6)
+OWN_SWITCH_BLUR = 1.4
 
 
 class BoardReader:
@@ -1959,7 +1964,8 @@ class BoardReader:
         cut at the second look's other ink thresholds) and none shown as another letter comes
         within OWN_APART of that cut.  Shown as sure as the match.  Where the best guess is not
         confirmed so, the one other letter whose sure tiles every matching cut looks like so is
-        shown instead, unless the two differ by a small mark only (OWN_SMALL_MARK)."""
+        shown instead, unless the two differ by a small mark only (OWN_SMALL_MARK) or the picture
+        is blurred (OWN_SWITCH_BLUR)."""
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
                 if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= OWN_SURE]
         if not sure:
@@ -1982,6 +1988,7 @@ class BoardReader:
             for rc, row in zip(owner, own.similarity(self.model.forward(ims_e, meta_e)[1], ims_e)):
                 rows[rc].append(row)
         labels_own = np.array(own.labels)
+        sharp = self._focus is not None and self._focus.blur <= OWN_SWITCH_BLUR
         letters_own = sorted(set(own.labels))
         out = {}
         for rc in asked:
@@ -1999,7 +2006,7 @@ class BoardReader:
                 out[rc] = (guess, said[guess])
             elif len(said) == 1:               # another letter, on whichever cuts match at all
                 (lab, m), = said.items()
-                if frozenset((guess, lab)) not in OWN_SMALL_MARK:
+                if frozenset((guess, lab)) not in OWN_SMALL_MARK and sharp:
                     out[rc] = (lab, m)
         return out
 
