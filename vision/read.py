@@ -737,8 +737,8 @@ NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more cove
 # blank there, and every hand read as one, was beside a piece of hand)
 NEAR_ODD_BLANK = 0.9
 # ... and a blank the square model is this sure of is shown beside a hand piece, in a glare spot
-# and beside one too: on 2,160 tuning boards (seeds 7500-9300, every camera and font row, cold
-# and with a reference) the 40 blanks read there at 0.95 or more were all blanks; under it, parts
+# and beside one too: on 1,440 tuning boards (every camera and font row, cold on seeds 7500-9300,
+# with a reference on 7500-8300) the 40 blanks read there at 0.95 or more were all blanks; under it, parts
 # of hands, covered squares, a letter tile and an empty square were read as blanks (0.65-0.92)
 BLANK_KEPT = 0.95
 
