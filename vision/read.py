@@ -1640,9 +1640,10 @@ class BoardReader:
             glared &= fresh & ~same & (conf < REF_GLARE_SURE)
             sure_white = conf >= REF_GLARE_SURE
         else:
-            # on a set whose tiles are white enough to clip, a clipped square the square model
-            # calls a blank tile for sure is one: the letter tiles round it clip as well
-            sure_white = (conf >= BLANK_KEPT) | (conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels)
+            # a blank the square model is all but certain of stands (BLANK_KEPT); and on a set
+            # whose tiles are white enough to clip, one it is sure of: the letter tiles round it
+            # clip as well
+            sure_white = (conf >= BLANK_KEPT) | ((conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels))
         for r, c in zip(*np.nonzero(glared)):
             if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
@@ -1958,7 +1959,7 @@ class BoardReader:
 
     def _board_letters(self, an: Analysis, pol: int, in_doubt: dict, labels, conf: np.ndarray) -> dict:
         """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> best letter)
-        that the board's own sure letters confirm:
+        whose letter the board's own sure letters tell.  The best guess is confirmed when
         a tile shown as that letter with OWN_SURE or more, in this picture, looks like it
         (:meth:`letters.Prototypes.similarity` OWN_MATCH or more; OWN_MATCH_CUT for the letter
         cut at the second look's other ink thresholds) and none shown as another letter comes
@@ -1988,15 +1989,15 @@ class BoardReader:
             for rc, row in zip(owner, own.similarity(self.model.forward(ims_e, meta_e)[1], ims_e)):
                 rows[rc].append(row)
         labels_own = np.array(own.labels)
+        twins = {lab: labels_own == lab for lab in set(own.labels)}      # each letter's sure tiles
         sharp = self._focus is not None and self._focus.blur <= OWN_SWITCH_BLUR
-        letters_own = sorted(set(own.labels))
         out = {}
         for rc in asked:
             # each cut's letter: the one whose twins it matches best, when it matches them well
             # enough and no other letter's twins come within OWN_APART
             said: dict = {}
             for k, row in enumerate(rows[rc]):
-                best = sorted(((float(row[labels_own == lab].max()), lab) for lab in letters_own), reverse=True)
+                best = sorted(((float(row[mask].max()), lab) for lab, mask in twins.items()), reverse=True)
                 m, lab = best[0]
                 runner = best[1][0] if len(best) > 1 else -1.0
                 if m >= (OWN_MATCH if k == 0 else OWN_MATCH_CUT) and m - runner >= OWN_APART:
