@@ -468,6 +468,19 @@ def test_ink_reaching_a_crops_side_is_cut_from_the_crops_own_ink_as_in_training(
     assert not np.array_equal(an.ink_crop(1, 9, 2), L.ink_image(an.crop_gray(9, 2), 1, L.disc_size(an.s)))
 
 
+@pytest.mark.parametrize("letters, parts", [(ENGLISH, 1), (ENGLISH + "ÄÖÜ", 2)])
+def test_a_mark_above_a_letter_is_cut_with_it_only_for_a_set_with_marked_letters(letters, parts):
+    """A short stroke above the K of KEYPAD (what a shifted tile's corner or a premium square's
+    print leaves there): an English set has no letter with such a mark, so it is stray ink."""
+    board, _ = board_picture()
+    picture = board.copy()
+    cv2.ellipse(picture, (2 * 40 + 26, 9 * 40 + 5), (4, 2), 0, 180, 360, (20, 20, 20), 2)   # (x, y)
+    reader = R.BoardReader(letters)
+    reading = reader.read(picture)
+    assert reading.labels[9][2] == "K"
+    assert reader._prev[0].glyphs[reading.polarity][(9, 2)].parts == parts
+
+
 @pytest.mark.parametrize("k, mirrored", [(1, False), (2, False), (3, False), (0, True), (1, True)])
 def test_a_board_reads_the_same_whichever_way_round_the_camera_sees_it(pictures, k, mirrored):
     # the law: every square's label, kind and confidence as read upright, whatever the turn
@@ -2021,16 +2034,16 @@ def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about
     fresh = np.ones((15, 15), bool)
     # the ink that scored next in the I's crop reads as another letter (an X): a tile sitting off
     # its square, the board in the gap beside it kept as an I
-    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [x_glyph])
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2, marks=True: [x_glyph])
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == [(2, 6)]
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.95)) == []   # read surely
     fresh[2, 6] = False                                          # kept from the previous frame
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
     fresh[2, 6] = True
     # another I in the crop, or nothing else there: the I stands
-    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [i_glyph])
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2, marks=True: [i_glyph])
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
-    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2: [])
+    monkeypatch.setattr(R.L, "other_glyphs", lambda ink, most=2, marks=True: [])
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
 
 
