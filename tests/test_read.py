@@ -1476,8 +1476,8 @@ def test_a_tile_the_square_model_calls_empty_is_a_tile_when_it_has_the_tiles_col
 
 
 def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_blanks():
-    # double-word squares of about the tiles' colour (within PRINT_APART: colour cannot tell), printed with nothing
-    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(140, 190, 215)))
+    # double-word squares of about the tiles' colour, printed with nothing
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(150, 200, 225)))
     dw = {(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
     assert len(dw) >= R.KIND_BLANKS
 
@@ -1496,7 +1496,7 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
 def test_squares_of_one_premium_kind_the_model_doubts_are_blanks_are_that_kinds_colour_not_unknown():
     # the same kind of square, read as blanks unsurely ('#', guessed a blank) -- dim tiles of the
     # premium squares' own colour: the kind's colour, empty (and listed as maybe blanks)
-    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(140, 190, 215)))
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(150, 200, 225)))
     dw = {(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
     doubt = [0.4, 0.05, 0.5, 0.05]                  # blank under BLANK_SURE: '#' on its own
 
@@ -1537,38 +1537,6 @@ def test_blanks_on_three_squares_of_a_kind_whose_empty_squares_look_otherwise_ar
                                        "empty" if labels[rc[0]][rc[1]] == "." else "tile")
     rd = reader.read(board, orient=False)
     assert all(rd.labels[r][c] == R.BLANK for r, c in blanks)     # the other double-word squares are pink
-
-
-def test_a_blank_read_on_a_premium_square_of_its_kinds_colour_far_from_the_tiles_is_that_square_empty():
-    labels = [row if r != 2 else row[:2] + "?" + row[3:] for r, row in enumerate(LABELS)]
-    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(175, 170, 240)), labels)     # pink
-    taken = {(2, 2), (3, 3), (8, 11)}      # a blank tile and an empty square on double-word squares, a blank
-    reader = _reader_with_square_kinds(lambda rc: "blank" if rc in taken else
-                                       "empty" if labels[rc[0]][rc[1]] == "." else "tile")
-    rd = reader.read(board, orient=False)
-    assert rd.labels[3][3] == R.EMPTY                       # pink, as the other double-word squares
-    assert (rd.labels[2][2], rd.labels[8][11]) == (R.BLANK, R.BLANK)     # the tiles' colour: blanks
-
-
-def test_a_blank_read_on_a_premium_square_nearer_its_kinds_colour_but_not_of_it_is_asked():
-    face = np.zeros((15, 15, 3), np.float32)
-    face[...] = (70.0, 0.0, 10.0)                            # plain squares
-    dw = R._KIND_SQUARES["D"]
-    face[dw] = (60.0, 40.0, 0.0)                             # the double-word squares' pink
-    tile = np.array([90.0, -10.0, 40.0], np.float32)         # the tiles', far from it
-    labels = [["."] * 15 for _ in range(15)]
-    kinds = np.full((15, 15), "empty", object)
-    conf = np.full((15, 15), 0.95, np.float32)
-    fresh = np.ones((15, 15), bool)
-    near, off, tiled = (1, 1), (2, 2), (3, 3)
-    face[off] = (60.0, 40.0, 0.0) + np.array([0.0, 0.0, 1.5 * R.PRINT_SAME])     # lit otherwise, yet its kind's
-    face[tiled] = tile + 2.0                                                      # a blank tile's face
-    for r, c in (near, off, tiled):
-        labels[r][c], kinds[r, c] = R.BLANK, "blank"
-    found = dict(R._blanks_of_their_kinds_colour(face, fresh, labels, conf, kinds, tile))
-    assert found == {near: True, off: False}                 # empty; not known; the blank stays
-    # a kind of about the tiles' colour says nothing
-    assert R._blanks_of_their_kinds_colour(face, fresh, labels, conf, kinds, np.array([62.0, 38.0, 4.0])) == []
 
 
 def test_a_square_not_read_surely_beside_a_covered_square_is_not_shown():

@@ -705,7 +705,6 @@ PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tile
 FAR_FACE = 0.75       # a square's face clear of its ink: its middle's lightest quarter (_printed_only)
 TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
 KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
-KIND_NEARER = 3.0     # a blank on a premium square this many times nearer its kind's empty colour than the tiles'
 PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over which a "letter" is that print
 PRINT_TILE_MATCH = 0.6   # ... and under which a letter shown on a square of its kind's colour is no print
 PRINT_MATES = 6       # ... against at most this many of them
@@ -1625,13 +1624,6 @@ class BoardReader:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if cells:
             _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
-            if self.tile_lab is not None:
-                for (r, c), empty in _blanks_of_their_kinds_colour(an.face_lab(pol), fresh, out_labels, conf,
-                                                                  kinds, self.tile_lab):
-                    if empty:
-                        out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.6
-                    else:
-                        out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             for r, c in _kind_read_as_one_letter(lambda: an.face_lab(pol), self.tile_lab, out_labels):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
@@ -2377,33 +2369,6 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
         for r, c in zip(*np.nonzero(alike)):
             labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
             conf[r, c] = 0.6
-
-
-def _blanks_of_their_kinds_colour(face: np.ndarray, fresh: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarray,
-                                  tile_lab) -> list[tuple[tuple[int, int], bool]]:
-    """Blanks read on premium squares whose face has their kind's colour, not the tiles': each
-    as (square, empty).  A blank tile's face is the tiles' colour; where a square's face lies
-    KIND_NEARER times nearer the colour of its kind's sure-empty squares (:func:`_sure_empty_median`)
-    than the tiles' colour, and that colour is PRINT_APART from the tiles', the square model took
-    the kind's own colour for a plain tile face: empty when within PRINT_SAME of its kind's
-    colour, else not known (a blank under a lamp's light can drift off the tiles' colour).
-    Tuning boards (seeds 7500-8300, 960 boards): of 425 blanks read on premium squares two
-    were empty squares, 3.4 and 17.8 times nearer their kind; the nearest true blank 2.5 times."""
-    out = []
-    tile = np.asarray(tile_lab, np.float32)
-    shown = _shown(labels)
-    for sel in _KIND_SQUARES.values():
-        read = sel & fresh & (shown == BLANK)
-        if not read.any():
-            continue
-        med = _sure_empty_median(face, sel, kinds, conf)
-        if med is None or np.linalg.norm(med - tile) < PRINT_APART:
-            continue
-        for r, c in zip(*np.nonzero(read)):
-            d_kind, d_tile = np.linalg.norm(face[r, c] - med), np.linalg.norm(face[r, c] - tile)
-            if d_tile >= KIND_NEARER * d_kind:
-                out.append(((int(r), int(c)), bool(d_kind < PRINT_SAME)))
-    return out
 
 
 def _kind_read_as_one_letter(face_of, tile_lab, labels) -> list[tuple[int, int]]:
