@@ -153,7 +153,7 @@ def calibrate_rectified(rect: np.ndarray, letters: str, blanks: int = 1, model: 
     rect = R.as_board(rect)
     best = None
     for k, mirrored in [(k, m) for m in (False, True) for k in range(4)]:
-        an = R.Analysis(np.ascontiguousarray(np.rot90(rect[:, ::-1] if mirrored else rect, k)), marks=reader._marks)
+        an = R.Analysis(np.ascontiguousarray(np.rot90(rect[:, ::-1] if mirrored else rect, k)))
         for pol in (1, -1):
             gl = {rc: an.glyph(pol, *rc) for rc in layout if layout[rc] != "?"}
             big = {rc: g for rc, g in gl.items() if g is not None and g.height >= 0.25}
@@ -195,7 +195,7 @@ def _cleaner_cuts(an, pol: int, big: dict, layout: dict, reader) -> list[tuple[s
     the tile's edge or point value the usual cut may hold."""
     out = []
     for rc, g in big.items():
-        cuts = [c for _, c in L.glyph_cuts(an.ink_crop(pol, *rc), marks=an.marks)]
+        cuts = [c for _, c in L.glyph_cuts(an.ink_crop(pol, *rc))]
         if not cuts:
             continue
         p, classes = reader._classify([g] + cuts)

@@ -215,30 +215,6 @@ def test_a_letters_marks_stay_in_its_other_cut_when_the_alphabet_has_marked_lett
     assert without[0].parts == 1                          # no marked letters: dots are stray ink
 
 
-def _letter_with_a_stray_mark_above() -> np.ndarray:
-    """Ink crop: a big K and, above it, a short curved stroke of the size of an accent (a shifted
-    tile's corner, a bit of a premium square's print, a speck of the tile's edge)."""
-    crop = np.full((50, 50), 215, np.uint8)
-    cv2.putText(crop, "K", (12, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 20, 3, cv2.LINE_AA)
-    cv2.ellipse(crop, (27, 9), (5, 3), 0, 180, 360, 20, 2)
-    return L.ink_image(crop, 1, L.disc_size(50))
-
-
-def test_a_mark_above_a_letter_is_its_accent_when_the_set_has_marked_letters():
-    ink = _letter_with_a_stray_mark_above()
-    assert L.glyph_from_ink(ink, marks=True).parts == 2
-
-
-def test_a_mark_above_a_letter_is_stray_ink_when_the_set_has_no_marked_letters():
-    ink = _letter_with_a_stray_mark_above()
-    with_mark, alone = L.glyph_from_ink(ink, marks=True), L.glyph_from_ink(ink, marks=False)
-    assert alone.parts == 1 and alone.height < with_mark.height
-    # cut one by one or in one go, the same glyph
-    together = L.glyphs_from_inks([ink] * L.BATCH_MIN, marks=False)
-    assert all(g.parts == 1 and np.array_equal(g.image, alone.image) for g in together)
-    assert all(g.parts == 1 for g in L.glyph_variants(ink, (0.4, 0.5), marks=False))
-
-
 def test_a_letter_with_nothing_joined_has_no_other_cut_of_its_own():
     crop = np.full((50, 50), 215, np.uint8)
     cv2.putText(crop, "T", (14, 36), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 20, 3, cv2.LINE_AA)

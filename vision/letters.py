@@ -196,28 +196,23 @@ def _cut_mask(ink: np.ndarray, min_contrast: float, board: bool) -> tuple[np.nda
     return mask, contrast
 
 
-def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
-                   marks: bool = True) -> Glyph | None:
-    """Like :func:`glyph_of`, from an ink-strength crop (see :func:`ink_image`).  ``marks``:
-    the tile set has letters drawn with separate marks (Ä Å Ś): a mark above the letter is kept
-    with it; without such letters it is a stray mark (see :func:`_parts_of`) and left out."""
+def glyph_from_ink(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True) -> Glyph | None:
+    """Like :func:`glyph_of`, from an ink-strength crop (see :func:`ink_image`)."""
     mask, contrast = _cut_mask(ink, min_contrast, board)
-    return None if mask is None else _glyph_from_mask(mask, contrast, marks=marks)
+    return None if mask is None else _glyph_from_mask(mask, contrast)
 
 
-def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True, most: int = 2,
-                 marks: bool = True) -> list[Glyph]:
+def other_glyphs(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True, most: int = 2) -> list[Glyph]:
     """The glyphs built around the components that scored next after the letter's (ranks 1 to
     ``most``), from the same ink as :func:`glyph_from_ink`: when a tile sits off its square, its
-    edge (and the point value on it) can outscore the letter, which is then one of these.
-    ``marks`` as for :func:`glyph_from_ink`."""
+    edge (and the point value on it) can outscore the letter, which is then one of these."""
     mask, contrast = _cut_mask(ink, min_contrast, board)
     if mask is None:
         return []
     out = []
     labelled = _labelled(mask)           # one labelling for every rank
     for rank in range(1, most + 1):
-        found = _parts_of(*labelled, rank, marks=marks)
+        found = _parts_of(*labelled, rank)
         if found is None:
             break
         labels, comps, keep, _ = found
@@ -231,8 +226,8 @@ def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
     (rank, glyph): rank 0, the letter's component without the pieces joined to it
     (:func:`_pieces`), when any were; ranks 1 to ``most``, the glyphs built around the
     components that scored next (:func:`other_glyphs`), each also without its pieces.
-    ``marks`` as for :func:`glyph_from_ink` (with such letters a mark above the letter stays
-    with it in the cut without pieces too).
+    ``marks``: the alphabet has letters with separate marks (Ä, Å, Ś): the marks found above
+    a letter stay with it; without such letters a mark there is a stray piece and goes too.
 
     In a crowded corner of a board a big letter's neighbours reach into its crop: the next
     tile's letter, level with this one and a gap away, passes for a piece of a broken letter (an
@@ -243,31 +238,29 @@ def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
     out: list[tuple[int, Glyph]] = []
     labelled = _labelled(mask)           # one labelling for every rank and cut
     for rank in range(most + 1):
-        whole = _parts_of(*labelled, rank, marks=marks)
+        whole = _parts_of(*labelled, rank)
         if whole is None:
             break
         labels, comps, keep, _ = whole
         if rank:
             out.append((rank, _normalise(labels, comps, keep, mask.shape, contrast)))
-        core = _parts_of(*labelled, rank, pieces=False, marks=marks)[2]
+        core = _parts_of(*labelled, rank, pieces=False)[2] if marks else keep[:1]
         if len(core) < len(keep):
             out.append((rank, _normalise(labels, comps, core, mask.shape, contrast)))
     return out
 
 
-def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True,
-                   marks: bool = True) -> list[Glyph]:
+def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True) -> list[Glyph]:
     """The letter cut again from an ink-strength crop at other thresholds (fractions of the
     strongest ink, :data:`THRESHOLD_AT` being the usual one): thinner and bolder versions of the
-    same strokes, for a second look at a letter in doubt.  ``marks`` as for
-    :func:`glyph_from_ink`."""
+    same strokes, for a second look at a letter in doubt."""
     _, strong = ink_mask(ink, min_contrast)
     if strong < min_contrast:
         return []
     out = []
     for t in thresholds:
         mask = (ink > t * strong).astype(np.uint8)
-        g = _glyph_from_mask(_drop_edge_lines(mask) if board else mask, strong, marks=marks)
+        g = _glyph_from_mask(_drop_edge_lines(mask) if board else mask, strong)
         if g is not None:
             out.append(g)
     return out
@@ -277,8 +270,8 @@ def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, boar
 BATCH_MIN = 4
 
 
-def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0, marks: bool = True) -> list[Glyph | None]:
-    """``[glyph_from_ink(ink, min_contrast, marks=marks) for ink in inks]`` (board crops, all of one square
+def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0) -> list[Glyph | None]:
+    """``[glyph_from_ink(ink, min_contrast) for ink in inks]`` (board crops, all of one square
     size), the same glyphs to the bit, made in one go.
 
     A board's first picture cuts some 70 letters; one by one, most of each crop's ~0.2 ms went
@@ -291,7 +284,7 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0, marks: 
     blocks) numbers each crop's components in the order it numbers them in the crop alone:
     ties are broken the same way."""
     if len(inks) < BATCH_MIN or len({x.shape for x in inks}) > 1 or inks[0].shape[0] != inks[0].shape[1]:
-        return [glyph_from_ink(x, min_contrast, marks=marks) for x in inks]
+        return [glyph_from_ink(x, min_contrast) for x in inks]
     stack = np.stack(inks)
     n, h, w = stack.shape
     y0, x0 = int(h * _MID), int(w * _MID)
@@ -330,7 +323,7 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0, marks: 
         top = j * pitch
         comps = [[0, 0, 0, 0, 0]] + [[x, y - top, bw, bh, area] for x, y, bw, bh, area in rows[a:b]]
         local = np.maximum(labels[j, :h] - (a - 1), 0)
-        found = _parts_of(local, comps, marks=marks, in_count=[0] + in_counts[a:b])
+        found = _parts_of(local, comps, in_count=[0] + in_counts[a:b])
         if found is not None:
             lab, comps, keep, _ = found
             out[int(live[j])] = _normalise(lab, comps, keep, (h, w), float(strong[live[j]]))
@@ -453,24 +446,22 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _glyph_from_mask(mask: np.ndarray, contrast: float, marks_at_edge: bool = False,
-                     marks: bool = True) -> Glyph | None:
-    found = _letter_parts(mask, marks_at_edge=marks_at_edge, marks=marks)
+def _glyph_from_mask(mask: np.ndarray, contrast: float, marks_at_edge: bool = False) -> Glyph | None:
+    found = _letter_parts(mask, marks_at_edge=marks_at_edge)
     if found is None:
         return None
     labels, comps, keep, _ = found
     return _normalise(labels, comps, keep, mask.shape, contrast)
 
 
-def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at_edge: bool = False,
-                  marks: bool = True):
+def _letter_parts(mask: np.ndarray, rank: int = 0, pieces: bool = True, marks_at_edge: bool = False):
     """(labels, component stats as lists, the letter's components, in-middle counts), or None.
 
     The letter is the largest central component, plus accents above it and the pieces of a
     broken letter (:func:`_pieces`; not with ``pieces`` False).  ``rank`` 1, 2, ...: built
     around the component that scored next instead (see :func:`other_glyphs`); None when there
-    is no such component.  ``marks``: accents are looked for (see :func:`_parts_of`)."""
-    return _parts_of(*_labelled(mask), rank, pieces, marks_at_edge, marks)
+    is no such component."""
+    return _parts_of(*_labelled(mask), rank, pieces, marks_at_edge)
 
 
 def _labelled(mask: np.ndarray) -> tuple[np.ndarray, list]:
@@ -490,16 +481,10 @@ def _labelled(mask: np.ndarray) -> tuple[np.ndarray, list]:
 
 
 def _parts_of(labels: np.ndarray, comps: list, rank: int = 0, pieces: bool = True, marks_at_edge: bool = False,
-              marks: bool = True, in_count: list | None = None):
+              in_count: list | None = None):
     """:func:`_letter_parts` from the crop's labelled components (``comps``: OpenCV's statistics
     rows as lists, the background's first; ``in_count``: each one's pixels inside the crop's
-    outer tenth, counted here when not given).
-
-    ``marks`` False: the tile set has no letter drawn with a separate mark (English, French,
-    Dutch), so nothing above the letter is taken for its accent.  What passed for one there
-    was a stray mark -- a shifted tile's corner, a premium square's print, a speck of the tile's
-    edge -- that made the letter's box taller and the letter read as another or as none (a
-    clear K and H at a board's edge read as empty squares)."""
+    outer tenth, counted here when not given)."""
     n = len(comps)
     if n <= 1:
         return None
@@ -538,7 +523,7 @@ def _parts_of(labels: np.ndarray, comps: list, rank: int = 0, pieces: bool = Tru
     x, y, bw, bh, _ = comps[best]
     keep = [best]
     # accents: above the letter (or over its top third), horizontally inside it
-    for i in (sized if marks else ()):
+    for i in sized:
         X, Y, BW, BH, A = comps[i]
         icx = X + BW / 2
         if i != best and A >= 0.0025 * h * w and (marks_at_edge or in_count[i] >= 0.9 * A) and x - 0.1 * bw <= icx <= x + 1.1 * bw \

@@ -339,16 +339,13 @@ class Analysis:
     """
 
     def __init__(self, rect: np.ndarray, surround: np.ndarray | None = None, grey: np.ndarray | None = None,
-                 small: np.ndarray | None = None, marks: bool = True):
+                 small: np.ndarray | None = None):
         """``surround``: the same board with MARGIN px of the photo round the grid (side
         SURROUNDED), what edge squares' crops are cut from; without it the grid's edge is
         repeated.  ``grey``: how the grey picture is made from the colours
         (:func:`grey_weights`); None for the usual lightness.  ``small``: ``rect`` already
-        shrunk to SMALL px a square (as here), when the caller has it.  ``marks``: the tile set
-        has letters drawn with separate marks (Ä Å Ś), looked for above the letters cut
-        (:func:`letters.glyph_from_ink`)."""
+        shrunk to SMALL px a square (as here), when the caller has it."""
         self.rect = as_board(rect)
-        self.marks = marks
         self.surround = surround
         self.grey = grey
         self._light_mid: np.ndarray | None = None
@@ -434,7 +431,7 @@ class Analysis:
                     todo.append(rc)
         if not todo:
             return
-        cut = L.glyphs_from_inks([self.ink_crop(polarity, r, c) for r, c in todo], min_contrast, self.marks)
+        cut = L.glyphs_from_inks([self.ink_crop(polarity, r, c) for r, c in todo], min_contrast)
         for (r, c), g in zip(todo, cut):
             if g is not None and _touches_side(g, self.s):
                 # ink reaching the crop's side: the board-wide ink there holds the neighbours'
@@ -443,7 +440,7 @@ class Analysis:
                 gray = self.crop_gray(r, c)
                 own = L.ink_image(gray, polarity, L.disc_size(min(gray.shape)))
                 self._own_ink[(polarity, r, c)] = own
-                g = L.glyph_from_ink(own, min_contrast, board=True, marks=self.marks)
+                g = L.glyph_from_ink(own, min_contrast, board=True)
             d[(r, c)] = g
 
     def light_mid(self) -> np.ndarray:
@@ -622,7 +619,7 @@ OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked agai
 OPEN_SQUARES = 2     # ... by this many grey levels on average, this many of them (new tiles)
 OPEN_TILES = 5       # ... and one decided on fewer tiles than this, whatever the lead
 MIRROR_TRY = 0.93    # the mirrored board is tried when the best turn's voters read under this each
-MIRROR_SQUARES = ORIENT_VOTERS   # ... on the strongest this many squares (at least), as they are and mirrored
+MIRROR_SQUARES = 12  # ... on the strongest this many squares, as they are and mirrored
 MIRROR_READS = 0.6   # ... and chosen when mirrored they read at least this a voter
 MIRROR_LEAD = 0.1    # ... and this much a voter better (see docs/vision-read.md, step 4)
 MIRROR_VOTERS = 2    # ... with at least this many voters (a first move of two tiles)
@@ -1049,7 +1046,7 @@ class BoardReader:
         """The reference seen as the frames are: mirrored back when they are, turned by k."""
         if self._ref_raw is not None and self._ref_k != (k, self.mirrored):
             raw = mirror_rectified(self._ref_raw) if self.mirrored else self._ref_raw
-            self.reference = Analysis(turn_rectified(raw, k), grey=self.grey, marks=self._marks)
+            self.reference = Analysis(turn_rectified(raw, k), grey=self.grey)
             self._ref_k = (k, self.mirrored)
 
     def _set_grey(self, grey: np.ndarray | None) -> None:
@@ -1376,7 +1373,7 @@ class BoardReader:
         not its own quarter turn: wider at its sides than at its top and bottom).  So a board
         reads the same, square for square and to every confidence, whichever way round the
         camera sees it; a glyph reused turned read a letter at 0.59 that reads 0.96 upright."""
-        return Analysis(turn_rectified(rect, k), turn_rectified(an.surround, k), an.grey, marks=self._marks)
+        return Analysis(turn_rectified(rect, k), turn_rectified(an.surround, k), an.grey)
 
     # -- reading
     def read(self, rect: np.ndarray, orient: bool = True) -> BoardReading:
@@ -1430,13 +1427,13 @@ class BoardReader:
         decided = False
         if self.mirrored:
             rect, surround = mirror_rectified(rect), mirror_rectified(surround)
-        an = Analysis(rect, surround, self.grey, small, self._marks)
+        an = Analysis(rect, surround, self.grey, small)
         # too dark (judged in plain lightness), washed out, blurred or out of focus: refused
         self._focus = _check_picture(an, self._focus)
         if not self._grey_known:
             self._set_grey(grey_weights(an.small_bgr) if isinstance(grey, str) else grey)
             if self.grey is not None:
-                an = Analysis(rect, surround, self.grey, an.small_bgr, self._marks)
+                an = Analysis(rect, surround, self.grey, an.small_bgr)
                 self._focus = _check_picture(an, self._focus)
         if self.polarity is None:
             self.polarity = self.decide_polarity(an)
@@ -1451,7 +1448,7 @@ class BoardReader:
                 if self._mirror_reads_better(an, sc):
                     self.mirrored = not self.mirrored
                     rect, surround = mirror_rectified(rect), mirror_rectified(surround)
-                    an = Analysis(rect, surround, self.grey, marks=self._marks)
+                    an = Analysis(rect, surround, self.grey)
                     self.polarity = self._polarity_again(an)
                     sc = self.orientation_scores(an, self.polarity)
                 # keep 0 unless another turn reads clearly better (an empty board has no say)
@@ -1466,7 +1463,7 @@ class BoardReader:
                     if flip:
                         self.mirrored = not self.mirrored
                         rect, surround = mirror_rectified(rect), mirror_rectified(surround)
-                        an = Analysis(rect, surround, self.grey, marks=self._marks)
+                        an = Analysis(rect, surround, self.grey)
                     an_unturned = an
             k = self.orientation
             if k:
@@ -1984,7 +1981,7 @@ class BoardReader:
         # the usual one (blur, glare) may match its twins cut otherwise
         extra, owner = [], []
         for rc in asked:
-            for g in L.glyph_variants(an.ink_crop(pol, *rc), SECOND_LOOK, marks=self._marks):
+            for g in L.glyph_variants(an.ink_crop(pol, *rc), SECOND_LOOK):
                 extra.append(g)
                 owner.append(rc)
         if extra:
@@ -2027,7 +2024,7 @@ class BoardReader:
         ``most`` ink components that scored next in each square's crop (:func:`letters.other_glyphs`)."""
         glyphs, owner = [], []
         for rc in cells:
-            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=most, marks=self._marks):
+            for g in L.other_glyphs(an.ink_crop(pol, *rc), most=most):
                 glyphs.append(g)
                 owner.append(rc)
         P, classes = self._classify(glyphs, True)
@@ -2077,7 +2074,7 @@ class BoardReader:
         mid = BLUR_CUTS[n // 2]
         glyphs, owner = [], []
         for rc in cells:
-            g = L.glyph_variants(an.ink_crop(pol, *rc), (mid,), marks=self._marks)
+            g = L.glyph_variants(an.ink_crop(pol, *rc), (mid,))
             if g:
                 glyphs += g
                 owner.append(rc)
@@ -2088,8 +2085,7 @@ class BoardReader:
         hopeful = [(rc, g, p) for rc, g, p in zip(owner, glyphs, P) if float(p[:-2].max()) >= need]
         changed = []
         for rc, g_mid, p_mid in hopeful:
-            cuts = L.glyph_variants(an.ink_crop(pol, *rc), BLUR_CUTS[:n // 2] + BLUR_CUTS[n // 2 + 1:],
-                                    marks=self._marks)
+            cuts = L.glyph_variants(an.ink_crop(pol, *rc), BLUR_CUTS[:n // 2] + BLUR_CUTS[n // 2 + 1:])
             if len(cuts) != n - 1:
                 continue
             P2, _ = self._classify(cuts, True)
@@ -2158,7 +2154,7 @@ class BoardReader:
         readings of those cuts)}, the readings' classes), the cuts of all ``cells`` read in one
         batch.  Squares no cut left a letter in are left out, and with ``every`` those some cut
         left none in."""
-        cut = {rc: L.glyph_variants(an.ink_crop(pol, *rc), thresholds, marks=self._marks) for rc in cells}
+        cut = {rc: L.glyph_variants(an.ink_crop(pol, *rc), thresholds) for rc in cells}
         cut = {rc: gs for rc, gs in cut.items() if gs and (not every or len(gs) == len(thresholds))}
         if not cut:
             return {}, ""
