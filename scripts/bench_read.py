@@ -720,6 +720,8 @@ def main(argv=None) -> int:
                                        "photos", "photo-games", "deluxe", "focus"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
+    ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
+                    "them (values read), not also without the values: half the time, for a larger --boards")
     ap.add_argument("--tesseract-crops", type=int, default=270, help="every n-th crop so that about this many are "
                     "run through tesseract (0 = all 1,080; ~0.15 s each)")
     ap.add_argument("--models", default=None, help="a folder with letters.npz, squares.npz and/or values.npz to "
@@ -751,7 +753,7 @@ def main(argv=None) -> int:
         # and with the values (the reader reads the printed value where it hesitates)
         for role, hard, n, name in runs:
             for ref in (False, True):
-                for use in (False, True):
+                for use in ((True,) if a.values_read_only else (False, True)):
                     t = bench_renders(n, _values_seed(a, role, hard, ref), role, ref, show_errors=a.show_errors,
                                       hard=hard, printed=EN_VALUES, read_values=use)
                     print(report_renders(f"set's values printed, {name}, {'with reference' if ref else 'cold'}, "

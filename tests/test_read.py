@@ -1084,6 +1084,26 @@ def test_an_unclear_value_changes_little_and_the_letters_total_is_kept():
     assert R.weigh_by_value(p, ENGLISH, EN_VALUES, value_reading("4")).sum() == pytest.approx(0.8)
 
 
+def test_a_window_most_likely_showing_no_value_does_not_weigh_in():
+    # a tile style whose small values the blurred picture lost: the window holds the tile's border
+    from vision import letters as L
+    p = np.zeros(26)
+    p[ENGLISH.index("Q")], p[ENGLISH.index("O")] = 0.84, 0.08
+    q = np.full(len(L.VALUE_CLASSES), 0.19 / 9)
+    q[-1], q[L.VALUE_CLASSES.index("9")] = 0.69, 0.12
+    assert R.letter_by_value(p, ENGLISH, EN_VALUES, q) is None
+
+
+def test_a_value_more_likely_printed_than_not_weighs_in_softened():
+    from vision import letters as L
+    p = np.zeros(26)
+    p[ENGLISH.index("O")], p[ENGLISH.index("Q")] = 0.55, 0.40
+    q = np.full(len(L.VALUE_CLASSES), 0.05 / 9)
+    q[-1], q[L.VALUE_CLASSES.index("T")] = 0.45, 0.5
+    letter, pl, second = R.letter_by_value(p, ENGLISH, EN_VALUES, q)
+    assert letter == "Q" and pl > second and pl + second <= 0.95 + 1e-9
+
+
 def test_letters_worth_a_value_the_model_cannot_read_are_neither_lifted_nor_lowered():
     p = np.array([0.5, 0.5])
     out = R.weigh_by_value(p, "AB", {"A": 0, "B": 12}, value_reading("T"))

@@ -875,6 +875,25 @@ def weigh_by_value(p: np.ndarray, letters: str, values: dict[str, int], q: np.nd
 # letters: unsoftened, its sure-looking misreadings turned 2-3 more doubtful tiles per 120 tuning
 # boards into wrong letters; at 0.7 as many wrong letters as without values, most of the gain kept.
 VALUE_SOFTEN = 0.7
+
+
+def letter_by_value(p: np.ndarray, letters: str, values: dict[str, int],
+                    q: np.ndarray) -> tuple[str, float, float] | None:
+    """(letter, its probability, the runner-up's) once the value model's reading ``q`` of the
+    printed value (over ``VALUE_CLASSES``, "no value" last) is weighed in, softened by
+    VALUE_SOFTEN (:func:`weigh_by_value`); None where the value model most likely sees no
+    value there.  That is asked of its own reading, before softening: softening spreads a
+    "no value" of 0.7 (a tile style whose values a blurred picture loses) to under a half, and
+    the rest, a tile's border read as a 9, then pulled sure letters under the line (three Q's
+    of one board read 0.80-0.84, their windows "no value" 0.67-0.70, shown '#')."""
+    if q[-1] >= 0.5:
+        return None
+    soft = q ** VALUE_SOFTEN
+    weighed = weigh_by_value(p, letters, values, soft / soft.sum())
+    order = np.argsort(-weighed)
+    return (letters[order[0]], float(weighed[order[0]]), float(weighed[order[1]]) if len(order) > 1 else 0.0)
+
+
 # Tiles whose best letter is under this probability have their printed value read (when the set's
 # values are known): not only the doubtful ones, because a letter the model likes can still
 # disagree with a value that is plainly printed (Q read as O beside a clear "10").
@@ -1817,17 +1836,11 @@ class BoardReader:
                 windows.append(g)
         if not windows:
             return {}
-        Q = L.value_probabilities(windows, self.value_model) ** VALUE_SOFTEN
-        Q /= Q.sum(axis=1, keepdims=True)
         classes, out = self._classes, {}
-        for rc, q in zip(where, Q):
-            if q[-1] >= 0.5:                  # most likely no value printed there
-                continue
-            p = glyph_p[rc]
-            letters = weigh_by_value(p[:-2], classes[:-2], self.values, q)
-            order = np.argsort(-letters)
-            out[rc] = (classes[order[0]], float(letters[order[0]]),
-                       float(letters[order[1]]) if len(order) > 1 else 0.0)
+        for rc, q in zip(where, L.value_probabilities(windows, self.value_model)):
+            weighed = letter_by_value(glyph_p[rc][:-2], classes[:-2], self.values, q)
+            if weighed is not None:
+                out[rc] = weighed
         return out
 
     def _same_as_reference(self, an: Analysis) -> np.ndarray:
