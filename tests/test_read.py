@@ -2054,6 +2054,28 @@ def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
 
 
+def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, monkeypatch):
+    # a face of thick stems and thin horizontals under blur: an L's foot, an E's bottom bar fade
+    # out of the usual cut, and the stem reads I, the rest F; cut lower, the stroke comes back
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    j_glyph, e_glyph, i_glyph = an.glyph(1, 5, 11), an.glyph(1, 3, 7), an.glyph(1, 2, 6)
+    fresh = np.ones((15, 15), bool)
+    shown = [row.replace("J", "I").replace("E", "F") for row in LABELS]     # J shown I, E shown F
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
+    asked = reader._faint_stroke_lost(an, 1, fresh, shown)
+    assert asked.get((5, 11)) == "J" and asked.get((2, 6)) == "J"            # every I whose low cut reads J
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [e_glyph])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown).get((3, 7)) == "E"
+    # cut low, the letter shown reads as itself: it stands
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [i_glyph])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown) == {}
+    # squares kept from the previous frame are not asked again
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
+    assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown) == {}
+
+
 def test_a_letter_in_doubt_is_read_from_another_cut_only_when_that_cut_reads_surely(pictures, monkeypatch):
     board, _ = pictures
     an = R.Analysis(board)

@@ -945,6 +945,8 @@ BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
 BLUR_JOINED = (0.31, 0.4, 0.5, 0.6)
 JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or more (see _blur_cuts)
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
+FAINT_FULLER = {"I": "LJT", "F": "E"}     # letters that are these less a stroke (_faint_stroke_lost)
+FAINT_CUT, FAINT_SURE = 0.1, 0.9           # ... whose ink cut this low reads the fuller one this surely: '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # A letter in doubt is first cut otherwise (letters.glyph_cuts: without the pieces joined to it,
 # or around the next components); a cut read with CUT_SURE or more (CUT_RANK_SURE around another
@@ -1623,6 +1625,8 @@ class BoardReader:
         if cells:
             for r, c in self._bar_beside_a_letter(an, pol, fresh, out_labels, conf):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+            for (r, c), fuller in self._faint_stroke_lost(an, pol, fresh, out_labels).items():
+                out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, fuller, "unsure"
         if ref is None and self.tile_lab is None and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
@@ -2042,6 +2046,35 @@ class BoardReader:
                 owner.append(rc)
         P, classes = self._classify(glyphs, True)
         return glyphs, owner, P, classes
+
+    def _faint_stroke_lost(self, an: Analysis, pol: int, fresh: np.ndarray, labels) -> dict:
+        """{square: the fuller letter} for squares shown as a letter that is another less a stroke
+        (FAINT_FULLER: I an L, J or T; F an E) whose ink cut at FAINT_CUT of its strongest reads
+        that fuller letter with FAINT_SURE or more.  A face of thick stems and thin horizontals
+        (FreeSerif Bold) loses an L's foot and an E's bottom bar at the usual cut under blur, and
+        the stem alone reads I surely; cut lower, the faint stroke comes back.  Such squares are
+        asked about (their guess the fuller letter), not shown either way: a right I cut that low
+        can pick up a neighbour's edge."""
+        cand = [(r, c) for r in range(GRID) for c in range(GRID)
+                if fresh[r, c] and labels[r][c] in FAINT_FULLER]
+        glyphs, owner = [], []
+        for rc in cand:
+            g = L.glyph_variants(an.ink_crop(pol, *rc), (FAINT_CUT,))
+            if g:
+                glyphs += g
+                owner.append(rc)
+        if not glyphs:
+            return {}
+        P, classes = self._classify(glyphs, True)
+        out = {}
+        for rc, p in zip(owner, P):
+            fuller = [ch for ch in FAINT_FULLER[labels[rc[0]][rc[1]]] if ch in classes]
+            if not fuller:
+                continue
+            best = max(fuller, key=lambda ch: float(p[classes.index(ch)]))
+            if float(p[classes.index(best)]) >= FAINT_SURE:
+                out[rc] = best
+        return out
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
         """Squares read as a bar letter (BAR_LETTERS, shown with under BAR_CHECK) whose crop
