@@ -877,18 +877,6 @@ def weigh_by_value(p: np.ndarray, letters: str, values: dict[str, int], q: np.nd
 VALUE_SOFTEN = 0.7
 
 
-def _cut_at(an: "Analysis", pol: int, cells, threshold: float) -> tuple[list, list]:
-    """(the squares of ``cells`` whose ink leaves a letter cut at ``threshold`` of its strongest,
-    those glyphs) (:func:`letters.glyph_variants`)."""
-    owner, glyphs = [], []
-    for rc in cells:
-        g = L.glyph_variants(an.ink_crop(pol, *rc), (threshold,))
-        if g:
-            glyphs += g
-            owner.append(rc)
-    return owner, glyphs
-
-
 def letter_by_value(p: np.ndarray, letters: str, values: dict[str, int],
                     q: np.ndarray) -> tuple[str, float, float] | None:
     """(letter, its probability, the runner-up's) once the value model's reading ``q`` of the
@@ -957,9 +945,9 @@ BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
 BLUR_JOINED = (0.31, 0.4, 0.5, 0.6)
 JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or more (see _blur_cuts)
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
+BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 FAINT_FULLER = {"I": "LJT", "F": "E"}     # letters that are these less a stroke (_faint_stroke_lost)
 FAINT_CUT, FAINT_SURE = 0.1, 0.9           # ... whose ink cut this low reads the fuller one this surely: '#'
-BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 # A letter in doubt is first cut otherwise (letters.glyph_cuts: without the pieces joined to it,
 # or around the next components); a cut read with CUT_SURE or more (CUT_RANK_SURE around another
 # component: a neighbour's edge can read as an L or a J) replaces it.  On the tuning boards (seeds
@@ -2249,6 +2237,18 @@ def _note_best(rc, p: np.ndarray, classes: str, best: dict, second: dict, lead: 
         second[rc] = float(p[j])
     else:
         second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+
+
+def _cut_at(an: Analysis, pol: int, cells, threshold: float) -> tuple[list, list]:
+    """(the squares of ``cells`` whose ink leaves a letter cut at ``threshold`` of its strongest,
+    those glyphs) (:func:`letters.glyph_variants`)."""
+    owner, glyphs = [], []
+    for rc in cells:
+        g = L.glyph_variants(an.ink_crop(pol, *rc), (threshold,))
+        if g:
+            glyphs += g
+            owner.append(rc)
+    return owner, glyphs
 
 
 def _take_glyph(an: Analysis, pol: int, rc, g: L.Glyph, p: np.ndarray, probs: dict, gmap: dict) -> None:
