@@ -474,6 +474,9 @@ def main(argv=None):
                     help="share of glyphs per epoch given a binarised low-resolution look (e.g. 0.35)")
     ap.add_argument("--q-inner-tail", type=float, default=0.0,
                     help="add this share of the O glyphs again as Q with a notch inside the bowl (e.g. 0.3)")
+    ap.add_argument("--thin-strokes", type=float, default=0.0,
+                    help="share of glyphs per epoch with the strokes across a band made thin (torch engine; "
+                         "e.g. 0.2: a bold serif's hairlines under blur)")
     ap.add_argument("--second-opinion", action="store_true",
                     help="join this fit to the letter model already in --out as its second opinion "
                          "(read with it on the glyphs it doubts; give another --fit-seed)")
@@ -523,7 +526,8 @@ def main(argv=None):
             from calibration import torch_cnn
             widths = tuple(int(v) for v in a.widths.split(","))
             P = torch_cnn.train(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, widths, seed=fit_seed,
-                                val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print)
+                                val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
+                                thin=a.thin_strokes)
         elif a.kind == "cnn":
             P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=fit_seed,
                           val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
@@ -542,7 +546,8 @@ def main(argv=None):
         model = L.LetterModel(CLASSES, P, a.kind,
                               {"trained_on": f"{len(ims)} rendered glyphs from {a.boards} boards",
                                "seed": a.seed, "fit_seed": fit_seed, "real_aug": a.real_aug, "engine": a.engine,
-                               "widths": a.widths, "q_inner_tail": a.q_inner_tail})
+                               "widths": a.widths, "q_inner_tail": a.q_inner_tail,
+                               "thin_strokes": a.thin_strokes})
         acc = jheidel_accuracy(model)
         if acc:
             print(f"held-out real crops (jheidel): {acc[0]:.4f} of {acc[1]}")

@@ -613,3 +613,22 @@ def test_training_adds_qs_with_a_notch_inside_the_bowl_made_from_os():
     extra = ims2[10].astype(int) - ims[0].astype(int)
     ys, xs = np.nonzero(extra > 60)
     assert xs.mean() > 14 and ys.mean() > 14
+
+
+def test_thin_stroke_training_thins_the_bars_across_a_band_and_adds_no_ink():
+    torch = pytest.importorskip("torch")
+    from calibration.torch_cnn import thin_band
+    # an E: a stem three pixels wide, three bars three pixels tall
+    e = torch.zeros(1, 1, 28, 28)
+    e[..., 4:24, 6:9] = 1
+    for y in (4, 12, 21):
+        e[..., y:y + 3, 6:20] = 1
+    x = e.repeat(64, 1, 1, 1)
+    out = thin_band(torch, x, torch.Generator().manual_seed(3), 1.0)
+    assert (out <= x + 1e-6).all()                                 # thinning never draws ink
+    lost = (x - out).sum(dim=(1, 2, 3))
+    assert (lost > 0).float().mean() > 0.5          # most glyphs thinned (a band may miss the ink)
+    # across its band a glyph keeps some ink of each bar it thinned: a hairline, not a gap
+    bars_left = [float(out[k, 0, y:y + 3, 12:20].sum()) for k in range(64) for y in (4, 12, 21)]
+    assert min(bars_left) > 0
+    assert (thin_band(torch, x, torch.Generator().manual_seed(3), 0.0) == x).all()
