@@ -2508,3 +2508,66 @@ def test_a_picture_kept_square_for_square_from_the_last_one_does_not_recheck_the
     reader._looked_empty = {(0, 0)}            # as if the last picture's look had emptied it
     again = reader.read(board)
     assert again.labels[0][0] == R.EMPTY
+
+
+def test_a_letter_beside_a_speck_of_print_is_read_alone_when_as_tall_as_the_boards_letters(pictures, monkeypatch):
+    # a tile off a premium square at the board's edge keeps a speck of the square's print in its
+    # crop, and the letter with the speck reads as no letter; the letter's component alone reads
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
+    where, gl, P, classes = reader._glyph_probs(an, 1, [(2, 6)])
+    no_letter = P[0].copy()
+    no_letter[:-2] = 0.2 / (len(no_letter) - 2)
+    no_letter[-1] = 0.8
+
+    def run(height, cut=x_glyph):
+        monkeypatch.setattr(R.L, "glyph_cuts", lambda ink, most=2, marks=True: [(0, cut)])
+        probs, gmap = {(2, 6): no_letter.copy()}, {(2, 6): gl[0]}
+        return reader._letter_alone(an, 1, [(2, 6)], probs, gmap, height), probs[(2, 6)], gmap[(2, 6)]
+
+    changed, p, g = run(x_glyph.height)
+    assert changed == [(2, 6)] and classes[int(np.argmax(p[:-2]))] == "X" and g is x_glyph
+    # a letter shorter than the board's (the print's own, a "2W" read W) is not taken
+    changed, p, g = run(x_glyph.height / 0.8)
+    assert changed == [] and g is gl[0] and (p == no_letter).all()
+    # nor one the model does not read surely: a blot
+    blot = R.L.Glyph(np.pad(np.ones((20, 20), np.float32), 4), 1.0, x_glyph.height, 1.0, 1, 80.0, (0.5, 0.5))
+    changed, _, _ = run(x_glyph.height, blot)
+    assert changed == []
+
+
+def test_a_sure_letter_on_a_premium_square_read_empty_is_a_tile_only_on_the_tiles_colour(pictures):
+    # cold, a tile sitting off a premium square shows that square's colour beside it, and the
+    # square model can call it empty; a letter read surely there, as tall as the board's, on a
+    # face nearer the tiles' colour than its kind's empty squares, is the tile
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    rd = reader.read(board)
+    an = R.Analysis(board)
+    for r in range(15):
+        for c in range(15):
+            an.glyph(1, r, c)
+    assert R.PREMIUM_LAYOUT[6][6] == "d" and LABELS[6][6] == "A"          # the A of WAX, a double letter
+
+    def run(rc, letter, p):
+        labels = [list(row) for row in rd.labels]
+        guesses = [list(row) for row in rd.guesses]
+        conf, kinds = rd.confidence.copy(), rd.kinds.copy()
+        labels[rc[0]][rc[1]], guesses[rc[0]][rc[1]], kinds[rc] = R.EMPTY, R.EMPTY, "empty"
+        reader._tile_on_premium(an, 1, [rc], {rc: (letter, p)}, labels, guesses, conf, kinds)
+        return labels[rc[0]][rc[1]], kinds[rc]
+
+    assert run((6, 6), "A", 0.95) == ("A", "tile")
+    assert run((6, 6), "A", 0.8) == (R.EMPTY, "empty")                    # not read surely: left empty
+    # an empty double-letter square whose print reads as a letter as tall as the board's: its
+    # face is its kind's colour
+    assert R.PREMIUM_LAYOUT[8][2] == "d" and LABELS[8][2] == "."
+    an.glyphs[1][(8, 2)] = an.glyph(1, 6, 6)
+    assert run((8, 2), "A", 0.95) == (R.EMPTY, "empty")
+    # a letter shorter than the board's is the print's, whatever the colour
+    short = an.glyph(1, 6, 6)
+    an.glyphs[1][(6, 6)] = R.L.Glyph(short.image, short.aspect, short.height * 0.8, short.ink, short.parts,
+                                     short.contrast, short.centre)
+    assert run((6, 6), "A", 0.95) == (R.EMPTY, "empty")

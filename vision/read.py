@@ -932,6 +932,13 @@ SECOND_LOOK_LETTER = 0.5
 # Ink the letter model gives OTHER_NONE or more to "no letter", with a peak of OTHER_PEAK or more,
 # is cut again around the next OTHER_RANKS components; one read as a letter with OTHER_SURE wins
 OTHER_NONE, OTHER_PEAK, OTHER_RANKS, OTHER_SURE = 0.5, 60.0, 2, 0.8
+# ... and failing those, the letter's component alone (_letter_alone), read with ALONE_SURE or
+# more and as tall as the board's sure letters (within ALONE_HEIGHT), where ALONE_TILES sure
+# letters tell that height
+ALONE_SURE, ALONE_HEIGHT, ALONE_TILES = 0.75, 0.1, 3
+# a letter read this surely on a premium square read empty, as tall as the board's, on the tiles'
+# colour: a tile (_tile_on_premium)
+PREMIUM_TILE_SURE = 0.9
 # ... and cut higher, at BLUR_CUTS of its strongest ink: read as one letter by every cut, with
 # BLUR_SURE or more on average, it is that letter (a blurred I, a fat bar at the usual cut)
 BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
@@ -1636,6 +1643,9 @@ class BoardReader:
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
             if inked_empty:
                 self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
+            inked_premium = [rc for rc in best if fresh[rc] and not PLAIN[rc] and kinds[rc] == "empty"]
+            if inked_premium:
+                self._tile_on_premium(an, pol, inked_premium, best, out_labels, out_guess, conf, kinds)
         if ref is None and cells:
             for r, c in _blanks_by_border(an, an.face_lab(pol), fresh, out_labels, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = BLANK, BLANK, "blank", BORDER_BLANK
@@ -1819,6 +1829,38 @@ class BoardReader:
             elif near < TILE_NEAR:
                 labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = COVERED, letter, "unsure", pl
 
+    def _tile_on_premium(self, an: Analysis, pol: int, inked: list, best: dict, labels, guesses,
+                         conf: np.ndarray, kinds: np.ndarray) -> None:
+        """Cold, :meth:`_tile_is_not_empty` on premium squares, where a letter must say more: a
+        premium square read "empty" this frame whose letter is read with PREMIUM_TILE_SURE or
+        more, as tall as the board's sure letters (within ALONE_HEIGHT: the print's letters are
+        smaller), on a face nearer the tiles' colour than its kind's sure-empty squares' colour
+        (PRINT_APART or more from the tiles'), is a tile the square model missed:
+        a tile sitting off its square at the board's edge, the premium colour showing beside it.
+        The print check (:func:`_print_read_as_letters`) still asks whether it is the print."""
+        face = an.face_lab(pol)
+        tile = np.asarray(self.tile_lab)
+        heights = [g.height for (r, c), g in an.glyphs[pol].items()
+                   if g is not None and labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= 0.9]
+        if len(heights) < ALONE_TILES:
+            return
+        height = float(np.median(heights))
+        for sel in _KIND_SQUARES.values():
+            cand = [rc for rc in inked if sel[rc]]
+            if not cand:
+                continue
+            med = self._empty_colour_apart(face, sel, kinds, conf)
+            if med is None:
+                continue
+            for r, c in cand:
+                letter, pl = best[(r, c)]
+                g = an.glyphs[pol].get((r, c))
+                if pl < PREMIUM_TILE_SURE or g is None or abs(g.height / height - 1) > ALONE_HEIGHT:
+                    continue
+                if np.linalg.norm(face[r, c] - tile) >= np.linalg.norm(face[r, c] - med):
+                    continue
+                labels[r][c], guesses[r][c], kinds[r, c], conf[r, c] = letter, letter, "tile", pl
+
     def _sure(self, p: float, second: float) -> bool:
         """A letter is shown when likely enough, or clearly ahead of the next one."""
         return p >= self.min_letter or p - second >= self.min_margin
@@ -1913,6 +1955,10 @@ class BoardReader:
             changed = self._other_components(an, pol, odd, probs, gmap) if odd else []
             blurred = [rc for rc in odd if rc not in changed]
             changed += self._blur_cuts(an, pol, blurred, probs, gmap) if blurred else []
+            alone = [rc for rc in odd if rc not in changed]
+            heights = [gmap[rc].height for rc in conf_cells]
+            if alone and len(heights) >= ALONE_TILES:
+                changed += self._letter_alone(an, pol, alone, probs, gmap, float(np.median(heights)))
             for rc in changed:
                 _note_best(rc, probs[rc], classes, best, second)
         # ring (square border) vs middle; board-context colour numbers
@@ -2095,6 +2141,30 @@ class BoardReader:
         changed = []
         for g, rc, p in zip(glyphs, owner, P):
             if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
+                _take_glyph(an, pol, rc, g, p, probs, gmap)
+                changed.append(rc)
+        return changed
+
+    def _letter_alone(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict, height: float) -> list:
+        """For ``cells`` (strong ink the model calls no letter, on a square of the tiles' colour),
+        the letter's component alone (:func:`letters.glyph_cuts`, rank 0: without the pieces and
+        stray marks joined to it): a tile sitting off a premium square keeps a speck of the
+        square's print in its crop, beside or above the letter, and the letter with the speck is
+        no letter.  Read with ALONE_SURE or more, and as tall as the board's sure letters
+        (``height``, within ALONE_HEIGHT of it: the print's own letters, a "2W" read W, are
+        smaller), it replaces the square's glyph and probabilities.  Returns the squares changed."""
+        glyphs, owner = [], []
+        for rc in cells:
+            for rank, g in L.glyph_cuts(an.ink_crop(pol, *rc), most=0, marks=self._marks):
+                if abs(g.height / height - 1) <= ALONE_HEIGHT:
+                    glyphs.append(g)
+                    owner.append(rc)
+        if not glyphs:
+            return []
+        P, _ = self._classify(glyphs, True)
+        changed = []
+        for g, rc, p in zip(glyphs, owner, P):
+            if float(p[:-2].max()) >= ALONE_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
                 _take_glyph(an, pol, rc, g, p, probs, gmap)
                 changed.append(rc)
         return changed
