@@ -2138,12 +2138,7 @@ class BoardReader:
         kept (:func:`letters.other_glyphs`); one the model reads as a letter with OTHER_SURE or
         more replaces the square's glyph and probabilities.  Returns the squares changed."""
         glyphs, owner, P, _ = self._read_other_components(an, pol, cells, OTHER_RANKS)
-        changed = []
-        for g, rc, p in zip(glyphs, owner, P):
-            if float(p[:-2].max()) >= OTHER_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
-                _take_glyph(an, pol, rc, g, p, probs, gmap)
-                changed.append(rc)
-        return changed
+        return _take_surer(an, pol, glyphs, owner, P, OTHER_SURE, probs, gmap)
 
     def _letter_alone(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict, height: float) -> list:
         """For ``cells`` (strong ink the model calls no letter, on a square of the tiles' colour),
@@ -2162,12 +2157,7 @@ class BoardReader:
         if not glyphs:
             return []
         P, _ = self._classify(glyphs, True)
-        changed = []
-        for g, rc, p in zip(glyphs, owner, P):
-            if float(p[:-2].max()) >= ALONE_SURE and float(p[:-2].max()) > float(probs[rc][:-2].max()):
-                _take_glyph(an, pol, rc, g, p, probs, gmap)
-                changed.append(rc)
-        return changed
+        return _take_surer(an, pol, glyphs, owner, P, ALONE_SURE, probs, gmap)
 
     def _blur_cuts(self, an: Analysis, pol: int, cells, probs: dict, gmap: dict) -> list:
         """For ``cells`` (strong ink the model calls no letter), the ink cut higher (BLUR_CUTS of
@@ -2327,6 +2317,19 @@ def _take_glyph(an: Analysis, pol: int, rc, g: L.Glyph, p: np.ndarray, probs: di
     probs[rc], gmap[rc] = p, g
     an.glyphs[pol][rc] = g
     an.logits[pol].pop(rc, None)
+
+
+def _take_surer(an: Analysis, pol: int, glyphs, owner, P: np.ndarray, sure: float, probs: dict,
+                gmap: dict) -> list:
+    """Each glyph of ``glyphs`` (cut from the square ``owner`` names, read ``P``) whose letter is
+    read with ``sure`` or more, and more surely than its square's letter so far, becomes that
+    square's glyph (:func:`_take_glyph`).  Returns the squares changed."""
+    changed = []
+    for g, rc, p in zip(glyphs, owner, P):
+        if float(p[:-2].max()) >= sure and float(p[:-2].max()) > float(probs[rc][:-2].max()):
+            _take_glyph(an, pol, rc, g, p, probs, gmap)
+            changed.append(rc)
+    return changed
 
 
 def _lone(covered: np.ndarray) -> np.ndarray:
