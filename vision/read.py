@@ -2150,7 +2150,7 @@ class BoardReader:
         smaller), it replaces the square's glyph and probabilities.  Returns the squares changed."""
         glyphs, owner = [], []
         for rc in cells:
-            for rank, g in L.glyph_cuts(an.ink_crop(pol, *rc), most=0, marks=self._marks):
+            for _, g in L.glyph_cuts(an.ink_crop(pol, *rc), most=0, marks=self._marks):
                 if abs(g.height / height - 1) <= ALONE_HEIGHT:
                     glyphs.append(g)
                     owner.append(rc)
