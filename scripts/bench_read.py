@@ -693,6 +693,18 @@ def bench_calibrated(n: int, seed: int, role: str, hard: bool) -> dict:
     return tot
 
 
+def use_models(folder: Path) -> None:
+    """Read with the models in ``folder`` (a training run's ``--out``): each of letters.npz,
+    squares.npz and values.npz found there replaces the committed one in this process."""
+    if (folder / "letters.npz").exists():
+        L._DEFAULT = L.LetterModel.load(folder / "letters.npz")
+    if (folder / "squares.npz").exists():
+        R._SQUARES = R.SquareModel.load(folder / "squares.npz")
+    if (folder / "values.npz").exists():
+        values_model = L.LetterModel.load(folder / "values.npz")
+        L.default_value_model = lambda: values_model
+
+
 def _values_seed(a, role: str, hard: bool, reference: bool = False) -> int:
     """The seed of a values row's boards: every part drawn from the values rows (mirrored, turned,
     grey, calibrated, deluxe) reads the same boards."""
@@ -728,16 +740,9 @@ def main(argv=None) -> int:
                     "measure instead of the committed models (e.g. a training run's --out)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    if a.models:       # each of letters.npz, squares.npz, values.npz found there replaces the committed one
-        m = Path(a.models)
-        if (m / "letters.npz").exists():
-            L._DEFAULT = L.LetterModel.load(m / "letters.npz")
-        if (m / "squares.npz").exists():
-            R._SQUARES = R.SquareModel.load(m / "squares.npz")
-        if (m / "values.npz").exists():
-            values_model = L.LetterModel.load(m / "values.npz")
-            L.default_value_model = lambda: values_model
-        print(f"models from {a.models}: {sorted(p.name for p in m.glob('*.npz'))}", flush=True)
+    if a.models:
+        use_models(Path(a.models))
+        print(f"models from {a.models}: {sorted(p.name for p in Path(a.models).glob('*.npz'))}", flush=True)
     runs = [("train", True, a.boards, "training fonts, hard camera"),
             ("train", False, a.boards // 2, "training fonts, standard camera"),
             ("heldout", True, max(20, a.boards // 3), "fonts never seen, hard camera")]

@@ -1,0 +1,42 @@
+"""The tuning rows' tool (scripts/tune_read.py): report seeds refused, runs compared board by board."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("tune_read", ROOT / "scripts" / "tune_read.py")
+tune = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tune)
+
+
+def test_the_reports_seeds_are_refused_for_tuning():
+    for seed in (5000, 5100, 5131, 6000, 6110):
+        with pytest.raises(SystemExit, match="report"):
+            tune.check_seed(seed)
+    for seed in (7500, 8300, 9500, 4999, 6200):
+        tune.check_seed(seed)
+
+
+def _board(row, board, squares, wrong=0):
+    tally = dict(tiles=50, tiles_right=50 - len(squares), tiles_unread=len(squares) - wrong, tiles_wrong=wrong,
+                 empty_wrong=0, covered_wrong=0)
+    return {"row": row, "board": board, "face": "FreeSans.ttf", "tally": tally,
+            "squares": [[r, c, t, g, g, 0.5] for r, c, t, g in squares]}
+
+
+def test_two_runs_are_compared_board_by_board(tmp_path):
+    before = [_board("hard_cold", 0, [(7, 0, "K", ".")], wrong=1), _board("hard_cold", 1, [])]
+    after = [_board("hard_cold", 0, []), _board("hard_cold", 1, [(3, 3, "E", "#")])]
+    (tmp_path / "old_7500.json").write_text(json.dumps(before))
+    (tmp_path / "new_7500.json").write_text(json.dumps(after))
+    lines = tune.compare(tune.load(tmp_path, "old"), tune.load(tmp_path, "new"))
+    assert "hard_cold" in lines[1] and "1 of 2" not in lines[1] and "2 of 2" in lines[1]   # both boards clean now
+    assert any("board 0" in ln and "mended [(7, 0, 'K', '.')]" in ln and "broke []" in ln for ln in lines)
+    assert any("board 1" in ln and "broke [(3, 3, 'E', '#')]" in ln for ln in lines)
+    with pytest.raises(SystemExit, match="no run called"):
+        tune.load(tmp_path, "missing")
