@@ -4,6 +4,7 @@
     .venv/bin/python scripts/tune_read.py run new --root /tmp/wt_change  # a worktree with the change
     .venv/bin/python scripts/tune_read.py run fit2 --models /tmp/run1    # models from a training run
     .venv/bin/python scripts/tune_read.py compare base new               # totals a row, then each board that moved
+    .venv/bin/python scripts/tune_read.py faces new                      # a run's rows by tile face
 
 A reading rule is set on boards the README's figures are not measured on.  ``run`` reads the six
 values rows of ``bench_read.py`` (hard camera with training fonts, standard camera, hard camera
@@ -146,6 +147,22 @@ def compare(a: dict, b: dict) -> list[str]:
     return lines
 
 
+def faces(runs: dict) -> list[str]:
+    """Tiles right, wrong and '#' by tile face, for each row of a run (as :func:`load` returns it):
+    the fonts never seen differ far more from one another than the rows' totals show."""
+    lines = []
+    for row in ROW_ORDER:
+        by_face: dict[str, list[dict]] = {}
+        for _, rec in runs.get(row, []):
+            by_face.setdefault(rec.get("face") or "?", []).append(rec)
+        for face, recs in sorted(by_face.items()):
+            t = totals(recs)
+            lines.append(f"{row:12s} {face:34s} boards {t['boards']:3d} tiles {t['tiles']:5d} "
+                         f"right {100 * t['tiles_right'] / max(1, t['tiles']):6.2f} % wrong {t['tiles_wrong']:3d} "
+                         f"# {t['tiles_unread']:3d}")
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -163,7 +180,13 @@ def main(argv=None) -> int:
     cmp.add_argument("first")
     cmp.add_argument("second")
     cmp.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    by_face = sub.add_parser("faces", help="one run's rows by tile face")
+    by_face.add_argument("tag")
+    by_face.add_argument("--out", type=Path, default=DEFAULT_OUT)
     a = ap.parse_args(argv)
+    if a.what == "faces":
+        print("\n".join(faces(load(a.out, a.tag))))
+        return 0
     if a.what == "compare":
         print("\n".join(compare(load(a.out, a.first), load(a.out, a.second))))
         return 0

@@ -40,3 +40,14 @@ def test_two_runs_are_compared_board_by_board(tmp_path):
     assert any("board 1" in ln and "broke [(3, 3, 'E', '#')]" in ln for ln in lines)
     with pytest.raises(SystemExit, match="no run called"):
         tune.load(tmp_path, "missing")
+
+
+def test_a_runs_rows_are_told_by_tile_face(tmp_path):
+    boards = [_board("unseen_cold", 0, [(1, 1, "E", "F")], wrong=1), _board("unseen_cold", 1, [])]
+    boards[1]["face"] = "C059-Bold.otf"
+    (tmp_path / "run_7500.json").write_text(json.dumps(boards))
+    lines = tune.faces(tune.load(tmp_path, "run"))
+    assert len(lines) == 2
+    c059, free = lines
+    assert "C059-Bold.otf" in c059 and "right 100.00 %" in c059
+    assert "FreeSans.ttf" in free and "right  98.00 %" in free and "wrong   1" in free
