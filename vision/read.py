@@ -1838,6 +1838,11 @@ class BoardReader:
         (PRINT_APART or more from the tiles'), is a tile the square model missed:
         a tile sitting off its square at the board's edge, the premium colour showing beside it.
         The print check (:func:`_print_read_as_letters`) still asks whether it is the print."""
+        # most premium squares read empty show their print's ink, read as no sure letter: the
+        # rest of the work only for those whose letter is sure (this runs on every first frame)
+        inked = [rc for rc in inked if best[rc][1] >= PREMIUM_TILE_SURE and an.glyphs[pol].get(rc) is not None]
+        if not inked:
+            return
         face = an.face_lab(pol)
         tile = np.asarray(self.tile_lab)
         heights = [g.height for (r, c), g in an.glyphs[pol].items()
@@ -1854,8 +1859,7 @@ class BoardReader:
                 continue
             for r, c in cand:
                 letter, pl = best[(r, c)]
-                g = an.glyphs[pol].get((r, c))
-                if pl < PREMIUM_TILE_SURE or g is None or abs(g.height / height - 1) > ALONE_HEIGHT:
+                if abs(an.glyphs[pol][(r, c)].height / height - 1) > ALONE_HEIGHT:
                     continue
                 if np.linalg.norm(face[r, c] - tile) >= np.linalg.norm(face[r, c] - med):
                     continue
