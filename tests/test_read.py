@@ -1318,12 +1318,15 @@ def test_a_second_look_at_letters_in_doubt_reads_more_of_a_blurred_board_and_no_
             pic, _ = board_picture(seed=seed)
             blurred = cv2.GaussianBlur(pic, (0, 0), sigma)
             # the rule is about letters blurred past reading: the picture check (which refuses
-            # the boards at 2.5 as out of focus) is left out of it
+            # the boards at 2.5 as out of focus) is left out of it, and so is the later rule
+            # that reads a letter still in doubt from its sharpened ink (it reads some of the same)
             monkeypatch.setattr(R, "FOCUS_LIMIT", 99.0)
+            monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)
             monkeypatch.setattr(R, "SECOND_LOOK", ())
             once = R.BoardReader(ENGLISH).read(blurred, orient=False)
             monkeypatch.undo()
             monkeypatch.setattr(R, "FOCUS_LIMIT", 99.0)
+            monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)
             twice = R.BoardReader(ENGLISH).read(blurred, orient=False)
             for rd, sign in ((twice, 1), (once, -1)):
                 right += sign * sum(rd.labels[r][c] == LABELS[r][c] for r, c in tiles)
@@ -1807,6 +1810,7 @@ def test_a_blurred_letter_still_in_doubt_after_the_second_look_is_read_from_high
     monkeypatch.setattr(R, "SECOND_LOOK", (0.15, 0.2, 0.31))
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
     monkeypatch.setattr(R, "BLUR_SURE", 1.01)
+    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)       # the later rule reading its sharpened ink reads it too
     rd = R.BoardReader(ENGLISH).read(board, orient=False)
     assert rd.labels[r][k] == R.COVERED and rd.guesses[r][k] == "O"     # a letter in doubt, not "no letter"
 
@@ -1820,6 +1824,7 @@ def test_a_blurred_letter_the_higher_cuts_do_not_settle_is_read_from_its_cuts_jo
     monkeypatch.setattr(R, "BLUR_CUTS", (0.5, 0.6, 0.99))      # the last cut leaves no letter
     assert R.BoardReader(ENGLISH).read(board, orient=False).labels[r][k] == "O"
     monkeypatch.setattr(R, "BLUR_JOINED", ())
+    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)       # the later rule reading its sharpened ink reads it too
     rd = R.BoardReader(ENGLISH).read(board, orient=False)
     assert rd.labels[r][k] == R.COVERED and rd.guesses[r][k] == "O"
 
@@ -1835,6 +1840,7 @@ def test_an_o_laid_upside_down_is_read_an_o_though_its_value_is_at_the_upper_lef
     rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(board, orient=False)
     assert rd.labels[6][10] == rd.labels[7][9] == "O"
     monkeypatch.setattr(R, "HALF_TURN_SAME", "")          # without the half turn: asked, not read
+    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)          # (by the later rule, its sharpened ink reads O too)
     rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(board, orient=False)
     assert rd.labels[6][10] == rd.labels[7][9] == R.COVERED
 
@@ -2074,6 +2080,41 @@ def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, m
     # squares kept from the previous frame are not asked again
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
     assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown) == {}
+
+
+def test_a_bold_letter_blurred_in_doubt_is_read_from_its_sharpened_ink():
+    # a hard camera's picture, with an empty-board reference, of a heavy serif face never trained
+    # on (URW Bookman Demi, the 4th board of the tuning seed 7700's fonts-never-seen row): blur
+    # fills the X's notches, and the usual cut reads X too unsure to show; its ink sharpened reads X
+    fonts = font_paths("heldout")
+    if not any(f.endswith("URWBookman-Demi.otf") for f in fonts):
+        pytest.skip("the held-out faces (fonts-urw-base35) are not installed")
+    from vision.render import random_scene
+    rng = np.random.default_rng(7811)
+    for _ in range(4):
+        scene = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, with_reference=True, hard=True,
+                             values={k: str(v) for k, v in EN_VALUES.items()}, deluxe_blanks=0.0)
+        cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 15
+        corners = scene.corners + rng.normal(0, 0.08 * cell, (4, 2))     # the benchmark's locator noise
+    assert scene.labels[7][3] == "X"
+    board = R.rectify_board(scene.frame, corners)
+    empty = rectify(scene.empty_frame, corners, R.CELL)
+    read = R.BoardReader(ENGLISH, reference=empty, values=EN_VALUES).read(board)
+    assert read.labels[7][3] == "X"
+    assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
+
+
+def test_a_sharpened_cut_only_confirms_the_letter_guessed(pictures, monkeypatch):
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    assert reader._sharpened(an, 1, {(6, 7): "X"})[(6, 7)][0] == "X"
+    assert reader._sharpened(an, 1, {(6, 7): "K"}) == {}         # reads another letter: not switched
+    assert reader._sharpened(an, 1, {}) == {}
+    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)                 # not sure enough: left in doubt
+    assert reader._sharpened(an, 1, {(6, 7): "X"}) == {}
 
 
 def test_a_letter_in_doubt_is_read_from_another_cut_only_when_that_cut_reads_surely(pictures, monkeypatch):
