@@ -2082,20 +2082,28 @@ def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, m
     assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown) == {}
 
 
+def _benchmark_board(seed: int, nth: int, face: str, with_reference: bool = False):
+    """(scene, corners) of the ``nth`` board a values row of ``bench_read.py`` draws from ``seed``
+    (hard camera, fonts never seen, the English values printed), its corners with the benchmark's
+    locator noise; skipped where ``face`` (one of those fonts) is not installed."""
+    fonts = font_paths("heldout")
+    if not any(f.endswith(face) for f in fonts):
+        pytest.skip(f"the held-out face {face} is not installed")
+    from vision.render import random_scene
+    rng = np.random.default_rng(seed)
+    for _ in range(nth):
+        scene = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, with_reference=with_reference,
+                             hard=True, values={k: str(v) for k, v in EN_VALUES.items()}, deluxe_blanks=0.0)
+        cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 15
+        corners = scene.corners + rng.normal(0, 0.08 * cell, (4, 2))
+    return scene, corners
+
+
 def test_a_bold_letter_blurred_in_doubt_is_read_from_its_sharpened_ink():
     # a hard camera's picture, with an empty-board reference, of a heavy serif face never trained
     # on (URW Bookman Demi, the 4th board of the tuning seed 7700's fonts-never-seen row): blur
     # fills the X's notches, and the usual cut reads X too unsure to show; its ink sharpened reads X
-    fonts = font_paths("heldout")
-    if not any(f.endswith("URWBookman-Demi.otf") for f in fonts):
-        pytest.skip("the held-out faces (fonts-urw-base35) are not installed")
-    from vision.render import random_scene
-    rng = np.random.default_rng(7811)
-    for _ in range(4):
-        scene = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, with_reference=True, hard=True,
-                             values={k: str(v) for k, v in EN_VALUES.items()}, deluxe_blanks=0.0)
-        cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 15
-        corners = scene.corners + rng.normal(0, 0.08 * cell, (4, 2))     # the benchmark's locator noise
+    scene, corners = _benchmark_board(7811, 4, "URWBookman-Demi.otf", with_reference=True)
     assert scene.labels[7][3] == "X"
     board = R.rectify_board(scene.frame, corners)
     empty = rectify(scene.empty_frame, corners, R.CELL)
@@ -2121,16 +2129,7 @@ def test_a_bold_s_blurred_into_a_b_is_asked_about_not_shown_b():
     # a hard camera's picture of URW Bookman Demi (a face never trained on; the 5th board of the
     # check seed 9500's fonts-never-seen row, read cold): the S's counters blur shut and it reads
     # B at 0.77; its ink sharpened reads S, so it is asked about, S guessed
-    fonts = font_paths("heldout")
-    if not any(f.endswith("URWBookman-Demi.otf") for f in fonts):
-        pytest.skip("the held-out faces (fonts-urw-base35) are not installed")
-    from vision.render import random_scene
-    rng = np.random.default_rng(9610)
-    for _ in range(5):
-        scene = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, hard=True,
-                             values={k: str(v) for k, v in EN_VALUES.items()}, deluxe_blanks=0.0)
-        cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 15
-        corners = scene.corners + rng.normal(0, 0.08 * cell, (4, 2))     # the benchmark's locator noise
+    scene, corners = _benchmark_board(9610, 5, "URWBookman-Demi.otf")
     assert scene.labels[4][4] == "S"
     read = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(scene.frame, corners))
     assert read.labels[4][4] == R.COVERED and read.guesses[4][4] == "S"
