@@ -2128,13 +2128,7 @@ class BoardReader:
         """[(square, best letter, its probability)] for the squares of ``cells`` whose ink,
         sharpened (the ink plus ``gain`` times its difference from itself blurred by ``sigma``
         px), leaves a letter at the usual cut."""
-        glyphs, owner = [], []
-        for rc in cells:
-            ink = an.ink_crop(pol, *rc).astype(np.float32)
-            sharp = np.clip(ink + gain * (ink - cv2.GaussianBlur(ink, (0, 0), sigma)), 0, 255)
-            for g in L.glyph_variants(sharp, (L.THRESHOLD_AT,)):
-                glyphs.append(g)
-                owner.append(rc)
+        owner, glyphs = _cut_at(an, pol, cells, L.THRESHOLD_AT, sharpen=(sigma, gain))
         if not glyphs:
             return []
         P, classes = self._classify(glyphs, True)
@@ -2366,12 +2360,19 @@ def _note_best(rc, p: np.ndarray, classes: str, best: dict, second: dict, lead: 
         second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
 
 
-def _cut_at(an: Analysis, pol: int, cells, threshold: float) -> tuple[list, list]:
+def _cut_at(an: Analysis, pol: int, cells, threshold: float,
+            sharpen: tuple[float, float] | None = None) -> tuple[list, list]:
     """(the squares of ``cells`` whose ink leaves a letter cut at ``threshold`` of its strongest,
-    those glyphs) (:func:`letters.glyph_variants`)."""
+    those glyphs) (:func:`letters.glyph_variants`).  ``sharpen``: (sigma, gain), the ink first
+    sharpened -- plus ``gain`` times its difference from itself blurred by ``sigma`` px."""
     owner, glyphs = [], []
     for rc in cells:
-        g = L.glyph_variants(an.ink_crop(pol, *rc), (threshold,))
+        ink = an.ink_crop(pol, *rc)
+        if sharpen is not None:
+            sigma, gain = sharpen
+            ink = ink.astype(np.float32)
+            ink = np.clip(ink + gain * (ink - cv2.GaussianBlur(ink, (0, 0), sigma)), 0, 255)
+        g = L.glyph_variants(ink, (threshold,))
         if g:
             glyphs += g
             owner.append(rc)
