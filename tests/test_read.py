@@ -2118,11 +2118,32 @@ def test_a_sharpened_cut_only_confirms_the_letter_guessed(pictures, monkeypatch)
     reader = R.BoardReader(ENGLISH)
     x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
-    assert reader._sharpened(an, 1, {(6, 7): "X"})[(6, 7)][0] == "X"
-    assert reader._sharpened(an, 1, {(6, 7): "K"}) == {}         # reads another letter: not switched
-    assert reader._sharpened(an, 1, {}) == {}
-    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)                 # not sure enough: left in doubt
-    assert reader._sharpened(an, 1, {(6, 7): "X"}) == {}
+    assert reader._sharpened(an, 1, {(6, 7): "X"}, {}, {})[(6, 7)][0] == "X"
+    assert reader._sharpened(an, 1, {(6, 7): "K"}, {}, {}) == {}         # reads another letter: not switched
+    assert reader._sharpened(an, 1, {}, {}, {}) == {}
+    monkeypatch.setattr(R, "SHARPEN_SURE", 1.01)                         # not sure enough: left in doubt
+    assert reader._sharpened(an, 1, {(6, 7): "X"}, {}, {}) == {}
+
+
+def test_a_sharpened_cut_does_not_make_a_tile_of_a_square_that_may_be_empty(pictures, monkeypatch):
+    # the square model gives a square some weight as empty (or a blank), and its usual cut already
+    # read a letter's shape -- a premium square's print, a shadow's edge: the sharpened cut reads
+    # that same mark again and says nothing of whether a tile is there, so it stays in doubt; a
+    # square whose usual cut read no letter at all is the blurred tile the rule is for
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    x_glyph = an.glyph(1, 6, 7)
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    shaped = np.zeros(len(ENGLISH) + 2, np.float32)
+    shaped[ENGLISH.index("X")], shaped[-1] = 0.65, 0.05
+    no_letter = np.zeros(len(ENGLISH) + 2, np.float32)
+    no_letter[ENGLISH.index("X")], no_letter[-1] = 0.05, 0.9
+    maybe_empty, a_tile = R.SHARPEN_KIND_DOUBT + 0.2, R.SHARPEN_KIND_DOUBT / 2
+    x = {(6, 7): "X"}
+    assert reader._sharpened(an, 1, x, {(6, 7): maybe_empty}, {(6, 7): shaped}) == {}
+    assert reader._sharpened(an, 1, x, {(6, 7): a_tile}, {(6, 7): shaped})[(6, 7)][0] == "X"
+    assert reader._sharpened(an, 1, x, {(6, 7): maybe_empty}, {(6, 7): no_letter})[(6, 7)][0] == "X"
 
 
 def test_a_bold_s_blurred_into_a_b_is_asked_about_not_shown_b():

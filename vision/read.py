@@ -960,6 +960,9 @@ FAINT_CUT, FAINT_SURE = 0.1, 0.9           # ... whose ink cut this low reads th
 # guessed this surely is shown as that letter (_sharpened).  Stronger sharpening (2.0, 1.5)
 # confirmed wrong guesses; 0.6 as sure added 2 tiles right for a covered square read wrong.
 SHARPEN_SIGMA, SHARPEN_GAIN, SHARPEN_SURE = 1.5, 1.0, 0.7
+# ... but not a square the square model gives SHARPEN_KIND_DOUBT or more to being empty or a
+# blank whose usual cut already read a letter's shape ("no letter" under SHARPEN_SHAPED)
+SHARPEN_KIND_DOUBT, SHARPEN_SHAPED = 0.1, 0.1
 # A letter shown with under OTHER_BELOW whose ink sharpened harder (OTHER_SIGMA, OTHER_GAIN) reads
 # another letter OTHER_SURE or more is asked about (_sharpened_reads_another)
 OTHER_SIGMA, OTHER_GAIN, OTHER_SURE, OTHER_BELOW = 1.0, 2.0, 0.8, 0.97
@@ -1575,7 +1578,8 @@ class BoardReader:
         kinds = np.full((GRID, GRID), "empty", object)
         doubted: set = set()
         in_doubt: dict = {}          # tiles whose letter is in doubt: square -> best letter
-        tile_doubt: set = set()      # ... those of them the square model is sure are letter tiles
+        tile_doubt: dict = {}        # ... those the square model is sure are letter tiles: square ->
+                                     # its weight on the square being empty or a blank all the same
         if prev is not None:
             pr = prev[1]
             doubted = {rc for rc in pr.maybe_blank if reuse[rc]}     # kept with their squares
@@ -1630,7 +1634,7 @@ class BoardReader:
                 if lab == COVERED and letter and (kind == "tile" or pk < self.min_square):
                     in_doubt[(r, c)] = letter
                     if kind == "tile" and pk >= self.min_square:
-                        tile_doubt.add((r, c))
+                        tile_doubt[(r, c)] = float(P[i, _EMPTY_KIND] + P[i, _BLANK_KIND])
                 if lab == COVERED and kind in ("tile", "blank"):
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
@@ -1638,7 +1642,7 @@ class BoardReader:
             for (r, c), (letter, cf) in self._board_letters(an, pol, in_doubt, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
             left = {rc: g for rc, g in in_doubt.items() if rc in tile_doubt and out_labels[rc[0]][rc[1]] == COVERED}
-            for (r, c), (letter, cf) in self._sharpened(an, pol, left).items():
+            for (r, c), (letter, cf) in self._sharpened(an, pol, left, tile_doubt, glyph_p).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
         if cells:                                     # already; the checks below look at the rest
@@ -2094,7 +2098,7 @@ class BoardReader:
                     out[rc] = (lab, m)
         return out
 
-    def _sharpened(self, an: Analysis, pol: int, in_doubt: dict) -> dict:
+    def _sharpened(self, an: Analysis, pol: int, in_doubt: dict, not_tile: dict, glyph_p: dict) -> dict:
         """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> best letter)
         whose ink, sharpened (SHARPEN_SIGMA, SHARPEN_GAIN), cut at the usual threshold reads that
         best letter with SHARPEN_SURE or more.  Blur fills a bold face's notches (a K's, an X's)
@@ -2102,11 +2106,24 @@ class BoardReader:
         than a thick stem's plateau and deepens a notch, so the letter is cut more as it would be
         from a sharp picture.  Only the letter already guessed is confirmed: a sharpened cut that
         reads another letter is not trusted to switch it (on the tuning rows such switches were
-        right 3 times and wrong once)."""
+        right 3 times and wrong once).
+
+        ``not_tile``: square -> the square model's weight on its being empty or a blank;
+        ``glyph_p``: square -> the letter probabilities of its usual cut.  A square the square
+        model gives SHARPEN_KIND_DOUBT or more to being no letter tile, whose usual cut already
+        read a letter's shape (under SHARPEN_SHAPED to "no letter"), is left in doubt: its doubt
+        is whether it is a tile at all, and a sharpened cut of the same mark -- a premium square's
+        print, a shadow's edge -- reads the same letter again and says nothing of that.  The
+        tiles the rule reads right are mostly ones whose usual cut read no letter (tuning rows:
+        such a square was an empty one 5 times of 5, no right tile among them)."""
         out = {}
         for rc, letter, p in self._read_sharpened(an, pol, list(in_doubt), SHARPEN_SIGMA, SHARPEN_GAIN):
-            if letter == in_doubt[rc] and p >= SHARPEN_SURE:
-                out[rc] = (letter, p)
+            if letter != in_doubt[rc] or p < SHARPEN_SURE:
+                continue
+            usual = glyph_p.get(rc)
+            if usual is not None and not_tile.get(rc, 0.0) >= SHARPEN_KIND_DOUBT and usual[-1] < SHARPEN_SHAPED:
+                continue
+            out[rc] = (letter, p)
         return out
 
     def _sharpened_reads_another(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> dict:
