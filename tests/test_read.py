@@ -2671,3 +2671,21 @@ def test_a_sure_letter_on_a_premium_square_read_empty_is_a_tile_only_on_the_tile
     an.glyphs[1][(6, 6)] = R.L.Glyph(short.image, short.aspect, short.height * 0.8, short.ink, short.parts,
                                      short.contrast, short.centre)
     assert run((6, 6), "A", 0.95) == (R.EMPTY, "empty")
+
+
+def test_more_blanks_than_any_set_holds_are_all_asked_about():
+    # white tiles on a white board: the plain squares look like a blank's face, and a dozen "blanks"
+    # on one board are no set's (four at most): which of them are blanks cannot be told
+    many = ["?" * 11 + "...."] + ["." * 15] * 14
+    assert len(R._blanks_past_any_set(many)) == 11
+    assert R._blanks_past_any_set(["?" * 10 + "....."] + ["." * 15] * 14) == []    # as many as a board may hold
+    assert R._blanks_past_any_set(LABELS) == []
+
+
+def test_a_board_shown_with_too_many_blanks_asks_about_them_keeping_the_blank_guess(pictures, monkeypatch):
+    board, _ = pictures
+    assert R.BoardReader(ENGLISH).read(board).labels[8][11] == "?"
+    monkeypatch.setattr(R, "BLANKS_PAST_ANY_SET", 0)          # the one blank of LABELS is one too many
+    read = R.BoardReader(ENGLISH).read(board)
+    assert read.labels[8][11] == R.COVERED and read.guesses[8][11] == "?"
+    assert wrong_squares(LABELS, read.labels) == [(8, 11, "?", R.COVERED)]

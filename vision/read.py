@@ -615,6 +615,9 @@ BORDER_NEAR = 15.0   # a plain "empty" square with the letter tiles' border (Lab
 BORDER_APART = 55.0  # ... where tiles' and empty squares' borders lie this far apart, and its own this far
 BORDER_FACE = 20.0   # ... from the empty squares', and a face this far from theirs: a blank (_blanks_by_border)
 BORDER_BLANK = 0.7   # the confidence it is shown with
+# More blanks than this on one board are no set's (four at most) nor the benchmark's (nine at
+# most on 3,840 tuning boards, which draw 3 % of the tiles blank): they are all asked about
+BLANKS_PAST_ANY_SET = 10
 OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked again once squares change
 OPEN_SQUARES = 2     # ... by this many grey levels on average, this many of them (new tiles)
 OPEN_TILES = 5       # ... and one decided on fewer tiles than this, whatever the lead
@@ -1744,6 +1747,8 @@ class BoardReader:
             with_hand = np.unique(part[hand])
             for r, c in zip(*np.nonzero(odd & np.isin(part, with_hand))):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        for r, c in _blanks_past_any_set(out_labels):
+            out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
                                polarity=pol,
                                maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY))
@@ -2668,6 +2673,16 @@ def _in_soft_glare(an: Analysis, pol: int, labels, kinds: np.ndarray, conf: np.n
         if near.max() >= HALO_LIFT:
             out.append((r, c))
     return out
+
+
+def _blanks_past_any_set(labels) -> list[tuple[int, int]]:
+    """The squares shown as blanks when there are more than BLANKS_PAST_ANY_SET of them: every
+    one then, for none of them can be told from the rest.  No tile set holds more than four blank
+    tiles (Super Scrabble; two in the usual sets), so a picture showing a dozen reads empty squares
+    as blanks: white tiles on a white board, whose plain squares look like a blank's face.  Asked
+    about, they are the players' to settle, not twenty wrong squares shown as fact."""
+    blanks = [(r, c) for r in range(GRID) for c in range(GRID) if labels[r][c] == BLANK]
+    return blanks if len(blanks) > BLANKS_PAST_ANY_SET else []
 
 
 def _shown(labels) -> np.ndarray:
