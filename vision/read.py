@@ -615,7 +615,7 @@ BORDER_NEAR = 15.0   # a plain "empty" square with the letter tiles' border (Lab
 BORDER_APART = 55.0  # ... where tiles' and empty squares' borders lie this far apart, and its own this far
 BORDER_FACE = 20.0   # ... from the empty squares', and a face this far from theirs: a blank (_blanks_by_border)
 BORDER_BLANK = 0.7   # the confidence it is shown with
-# More blanks than this on one board are no set's (four at most) nor the benchmark's (nine at
+# More blanks than this on one board are no set's (four at most) nor the benchmark's (ten at
 # most on 3,840 tuning boards, which draw 3 % of the tiles blank): they are all asked about
 BLANKS_PAST_ANY_SET = 10
 OPEN_CHANGE = 12.0   # an orientation decided without a clear lead is asked again once squares change
