@@ -223,10 +223,14 @@ def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], conf
     holds a tile.  So the square may belong to it only when it lies in the line through all of
     ``new`` (either line for a single tile) and no square between it and them is seen empty
     (a played tile, a new tile, another covered square are not gaps).  With no new tile seen,
-    or new tiles in no one line (no play at all: the referee says why), anything may.
+    every tile of the play would be hidden: the square may hold one only where a play hidden
+    there could reach the tiles already played (:func:`_may_hide_a_play`).  New tiles in no one
+    line (no play at all: the referee says why): anything may.
     """
     rows, cols = {r for r, _ in new}, {c for _, c in new}
-    if not new or (len(rows) > 1 and len(cols) > 1):
+    if not new:
+        return _may_hide_a_play(square, labels, confirmed)
+    if len(rows) > 1 and len(cols) > 1:
         return True
     strays = set(strays)
     r, c = square
@@ -241,6 +245,37 @@ def _may_join(square: Square, new: Sequence[Square], labels: Sequence[str], conf
         if all((labels[i][j] != EMPTY and (i, j) not in strays) or confirmed[i, j] is not None
                for i, j in between):
             return True
+    return False
+
+
+def _may_hide_a_play(square: Square, labels: Sequence[str], confirmed: Board) -> bool:
+    """Whether a covered ``square`` may hold a tile of a play none of whose tiles is seen.
+
+    Every play after the first touches the tiles already played: its tiles and the played tiles
+    between them make one unbroken run along a row or a column, and a tile of it lies next to a
+    played tile, or the run holds one.  With every new tile hidden, the run is made of covered
+    squares and played tiles only; a covered square in no such run that reaches a played tile --
+    a glare spot far from the words on the picture of an exchange -- holds no tile of any play.
+    Before the first play anything may, as it always did (nothing is played for a run to reach).
+    """
+    n = confirmed.size
+    played = [(r, c) for r in range(n) for c in range(n) if confirmed[r, c] is not None]
+    if not played:
+        return True
+    r0, c0 = square
+    for dr, dc in ((0, 1), (1, 0)):
+        run = [square]
+        for sign in (1, -1):
+            r, c = r0 + sign * dr, c0 + sign * dc
+            while 0 <= r < n and 0 <= c < n and (labels[r][c] == COVERED or confirmed[r, c] is not None):
+                run.append((r, c))
+                r, c = r + sign * dr, c + sign * dc
+        for r, c in run:
+            if confirmed[r, c] is not None:
+                return True
+            if any(0 <= r + a < n and 0 <= c + b < n and confirmed[r + a, c + b] is not None
+                   for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))):
+                return True
     return False
 
 

@@ -62,6 +62,31 @@ def test_with_no_new_tile_seen_any_covered_square_means_wait():
     assert not move.ready and move.covered == ((2, 2),) and not move.elsewhere
 
 
+def test_with_no_new_tile_seen_a_covered_square_no_play_could_reach_does_not_hold_it_up():
+    # a glare spot in a corner on the picture of an exchange: every play touches the tiles played
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="C", I8="A", J8="T", A13="#", B13="#", A14="#"), None, EN)
+    assert move.ready and not move.placements and set(move.elsewhere) == {(12, 0), (12, 1), (13, 0)}
+
+
+def test_with_no_new_tile_seen_a_covered_square_beside_a_played_tile_means_wait():
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="C", I8="A", J8="T", K8="#"), None, EN)
+    assert not move.ready and move.covered == ((7, 10),)
+    move = read_move(board, rows(H8="C", I8="A", J8="T", I9="#"), None, EN)
+    assert not move.ready and move.covered == ((8, 8),)
+
+
+def test_with_no_new_tile_seen_covered_squares_in_a_run_reaching_the_played_tiles_mean_wait():
+    # a hand over a whole word laid beside the played ones: the far squares are in its run
+    board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
+    move = read_move(board, rows(H8="C", I8="A", J8="T", K8="#", L8="#", M8="#", H13="#"), None, EN)
+    assert not move.ready and move.covered == ((7, 10), (7, 11), (7, 12))
+    assert move.elsewhere == ((12, 7),)
+    move = read_move(board, rows(H8="C", I8="A", J8="T", K5="#", K6="#", K7="#", K8="#"), None, EN)
+    assert not move.ready and set(move.covered) == {(4, 10), (5, 10), (6, 10), (7, 10)}
+
+
 def test_a_covered_played_square_does_not_matter():
     board = Board.from_rows(rows(H8="C", I8="A", J8="T"))
     move = read_move(board, rows(H8="#", I8="A", J8="T", K8="S"), None, EN)
