@@ -5,6 +5,7 @@
     .venv/bin/python scripts/tune_read.py run fit2 --models /tmp/run1    # models from a training run
     .venv/bin/python scripts/tune_read.py compare base new               # totals a row, then each board that moved
     .venv/bin/python scripts/tune_read.py faces new                      # a run's rows by tile face
+    .venv/bin/python scripts/tune_read.py confusions new                 # a run's misreadings by kind
 
 A reading rule is set on boards the README's figures are not measured on.  ``run`` reads the six
 values rows of ``bench_read.py`` (hard camera with training fonts, standard camera, hard camera
@@ -163,6 +164,39 @@ def faces(runs: dict) -> list[str]:
     return lines
 
 
+def mistake(truth: str, shown: str, guess: str) -> str:
+    """The kind of one square read otherwise than the truth: "empty -> blank", "letter -> letter",
+    ... for a square shown as fact; for a tile shown ``#``, what the reader guessed ("# blank" for
+    a blank tile, "# guessed right", "# guessed a blank", "# guessed empty", "# guessed another")."""
+    def kind(x: str) -> str:
+        return "empty" if x == "." else "blank" if x == "?" else "letter"
+    if shown == "#":
+        if truth == "?":
+            return "# blank"
+        return ("# guessed right" if guess == truth else "# guessed a blank" if guess == "?"
+                else "# guessed empty" if guess == "." else "# guessed another")
+    return f"{kind(truth)} -> {kind(shown)}"
+
+
+def confusions(runs: dict) -> list[str]:
+    """For each row of a run (as :func:`load` returns it), how many squares were read otherwise
+    than the truth, by kind of mistake (:func:`mistake`), commonest first: which of the reader's
+    faults a change should aim at.  Empty squares shown ``#`` are not listed (not kept)."""
+    lines = []
+    for row in ROW_ORDER:
+        counts: dict[str, int] = {}
+        for _, rec in runs.get(row, []):
+            for r, c, truth, shown, guess, _ in rec["squares"]:
+                if truth == "." and shown == "#":
+                    continue
+                k = mistake(truth, shown, guess)
+                counts[k] = counts.get(k, 0) + 1
+        if counts:
+            parts = ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+            lines.append(f"{row:12s} {parts}")
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -183,7 +217,13 @@ def main(argv=None) -> int:
     by_face = sub.add_parser("faces", help="one run's rows by tile face")
     by_face.add_argument("tag")
     by_face.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    mistakes = sub.add_parser("confusions", help="one run's misread squares by kind of mistake")
+    mistakes.add_argument("tag")
+    mistakes.add_argument("--out", type=Path, default=DEFAULT_OUT)
     a = ap.parse_args(argv)
+    if a.what == "confusions":
+        print("\n".join(confusions(load(a.out, a.tag))))
+        return 0
     if a.what == "faces":
         print("\n".join(faces(load(a.out, a.tag))))
         return 0

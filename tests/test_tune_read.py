@@ -51,3 +51,14 @@ def test_a_runs_rows_are_told_by_tile_face(tmp_path):
     c059, free = lines
     assert "C059-Bold.otf" in c059 and "right 100.00 %" in c059
     assert "FreeSans.ttf" in free and "right  98.00 %" in free and "wrong   1" in free
+
+
+def test_a_runs_misreadings_are_counted_by_kind_of_mistake(tmp_path):
+    board = _board("hard_cold", 0, [(1, 1, ".", "?"), (2, 2, ".", "?"), (3, 3, "E", "F"), (4, 4, "?", ".")], wrong=3)
+    board["squares"] += [[5, 5, "K", "#", "K", 0.55], [6, 6, "?", "#", "?", 0.6], [7, 7, ".", "#", ".", 0.5]]
+    (tmp_path / "run_7500.json").write_text(json.dumps([board]))
+    (line,) = tune.confusions(tune.load(tmp_path, "run"))
+    assert line.split(None, 1)[1] == ("empty -> blank 2, # blank 1, # guessed right 1, blank -> empty 1, "
+                                      "letter -> letter 1")
+    assert tune.mistake("Q", "#", "O") == "# guessed another"
+    assert tune.mistake("A", ".", "") == "letter -> empty"
