@@ -258,24 +258,20 @@ def _may_hide_a_play(square: Square, labels: Sequence[str], confirmed: Board) ->
     a glare spot far from the words on the picture of an exchange -- holds no tile of any play.
     Before the first play anything may, as it always did (nothing is played for a run to reach).
     """
-    n = confirmed.size
-    played = [(r, c) for r in range(n) for c in range(n) if confirmed[r, c] is not None]
-    if not played:
+    if confirmed.is_empty:
         return True
     r0, c0 = square
     for dr, dc in ((0, 1), (1, 0)):
         run = [square]
         for sign in (1, -1):
             r, c = r0 + sign * dr, c0 + sign * dc
-            while 0 <= r < n and 0 <= c < n and (labels[r][c] == COVERED or confirmed[r, c] is not None):
+            while confirmed.on_board((r, c)) and (labels[r][c] == COVERED or confirmed.occupied((r, c))):
                 run.append((r, c))
                 r, c = r + sign * dr, c + sign * dc
-        for r, c in run:
-            if confirmed[r, c] is not None:
-                return True
-            if any(0 <= r + a < n and 0 <= c + b < n and confirmed[r + a, c + b] is not None
-                   for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))):
-                return True
+        # a played tile in the run, or beside one of its squares (the same touch validate_play asks)
+        if any(confirmed.occupied((r + a, c + b)) for r, c in run
+               for a, b in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))):
+            return True
     return False
 
 
