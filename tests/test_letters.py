@@ -37,6 +37,19 @@ def tile_crop(letter: str, face=(160, 208, 232), ink=(10, 15, 20), font=None, va
     return crop
 
 
+@pytest.mark.parametrize("side,k", [(610, 19), (300, 9), (250, 13), (40, 15)])
+@pytest.mark.parametrize("polarity", [1, -1])
+def test_the_ink_of_a_whole_board_is_the_same_as_opencvs_top_and_black_hat(side, k, polarity):
+    # a board's ink is taken through the disc's rectangles, for speed: to the last pixel what
+    # OpenCV's morphology with the disc gives, edges included
+    rng = np.random.default_rng(side + k)
+    gray = cv2.GaussianBlur((rng.random((side, side + 7)) * 255).astype(np.uint8), (7, 7), 2)
+    gray[side // 3:side // 2, 10:60] = 0 if polarity > 0 else 255      # a stroke of ink at the edge
+    want = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if polarity > 0 else cv2.MORPH_TOPHAT,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    assert np.array_equal(L.ink_image(gray, polarity, k), want)
+
+
 def test_glyph_found_and_normalised():
     g = L.glyph_of(tile_crop("A"), 1, board=True)
     assert g is not None

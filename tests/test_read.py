@@ -1647,6 +1647,26 @@ def test_a_blank_the_square_model_hardly_prefers_is_asked_about_not_shown():
     assert rd.labels[10][10] == R.BLANK
 
 
+def test_a_blank_read_cold_at_under_three_quarters_is_asked_about_and_with_a_reference_shown():
+    # cold, the square's own empty picture is not known: "blanks" at 0.65-0.75 were as often
+    # empty squares as blanks (tuning boards, 17 and 18); against the empty board's picture they
+    # were blanks
+    empty = R.as_board(board_picture(EMPTY, seed=1)[0])
+    doubtful = (4, 5)
+    assert R.PLAIN[doubtful]
+
+    def kinds(rc):
+        return [0.28, 0.01, 0.7, 0.01] if rc == doubtful else "empty"
+
+    cold = _reader_with_square_kinds(kinds).read(empty.copy(), orient=False)
+    assert cold.labels[4][5] == R.COVERED and cold.guesses[4][5] == R.BLANK
+    board = empty.copy()
+    c = R.CELL
+    board[4 * c + 3:5 * c - 3, 5 * c + 3:6 * c - 3] = (200, 215, 225)      # a pale tile on the square
+    with_reference = _reader_with_square_kinds(kinds, reference=empty).read(board, orient=False)
+    assert with_reference.labels[4][5] == R.BLANK
+
+
 def test_a_blank_the_square_model_is_sure_of_stays_a_blank_in_a_soft_glare_spot():
     # tuning boards: the rule above turned 14 real blanks read at 0.82-0.99 into '#' for one
     # washed empty square, read at 0.63

@@ -77,6 +77,12 @@ _BLANK_KIND = KINDS.index("blank")
 _EMPTY_KIND = KINDS.index("empty")
 BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.60-0.65 on 600 tuning
                      # boards: 11 real, 11 empty squares of nearly the tiles' colour
+# ... read cold (no empty-board reference), where the square's own empty picture is not known:
+# on 800 tuning boards a row (seeds 7500-13600, 40 boards each of 20 seeds; hard camera, standard
+# camera, fonts never seen) the blanks shown at 0.65-0.75 were 17 blanks and 18 empty squares
+# (every row alike); at 0.75-0.8, 7 blanks and 4 empty squares.  With a reference, under 0.75: 4
+# blanks, a letter tile and no empty square on the same boards.
+BLANK_SURE_COLD = 0.75
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
 # on rendered boards only (seed 2024: 30 hard, 15 standard, 20 unseen-font boards, cold and with
 # a reference) for the current letter model: against 0.6 / 0.45, wrong letters fell from
@@ -1617,7 +1623,7 @@ class BoardReader:
                     lab, guess, cf = EMPTY, EMPTY, pk
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
-                    if pk < BLANK_SURE:
+                    if pk < (BLANK_SURE if ref is not None else BLANK_SURE_COLD):
                         lab = COVERED          # a blank tile, or an empty square of about its colour
                 elif kind == "covered":
                     lab, guess, cf = COVERED, COVERED, pk
