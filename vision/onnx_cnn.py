@@ -108,14 +108,17 @@ def _value_info(name: str, dims: list[int | str]) -> bytes:
     return _bytes(1, name) + _bytes(2, _bytes(1, tensor_type))
 
 
-def cnn_graph(params: dict) -> bytes:
+def cnn_graph(params: dict, channels: int = 1, side: int = GLYPH, name: str = "letters",
+              hidden: bool = True) -> bytes:
     """The ONNX model (serialised ModelProto) of :func:`vision.letters.cnn_forward`'s network
-    for ``params``: inputs ``x`` (N, 1, 28, 28) and ``meta`` (N, 5); outputs ``logits`` and
-    ``hidden`` (the hidden layer, what per-set prototypes compare)."""
-    k1, k2 = params["k1"], params["k2"]                     # (25, C1), (9*C1, C2): patch rows (ky, kx, c)
+    for ``params``: inputs ``x`` (N, channels, side, side) and ``meta`` (N, meta width); outputs
+    ``logits`` and, with ``hidden``, ``hidden`` (the hidden layer, what per-set prototypes
+    compare).  The square model's second look (``vision.read.SquareModel.look``) is the same
+    network over 9 channels of 24 px."""
+    k1, k2 = params["k1"], params["k2"]            # (25*C, C1), (9*C1, C2): patch rows (ky, kx, c)
     c1, c2 = k1.shape[1], k2.shape[1]
-    w1 = k1.T.reshape(c1, 1, 5, 5)
-    w2 = k2.reshape(3, 3, c1, c2).transpose(3, 2, 0, 1)    # (C2, C1, 3, 3)
+    w1 = k1.reshape(5, 5, channels, c1).transpose(3, 2, 0, 1)     # (C1, C, 5, 5)
+    w2 = k2.reshape(3, 3, c1, c2).transpose(3, 2, 0, 1)           # (C2, C1, 3, 3)
     inits = dict(w1=w1, b1=params["b1"], w2=w2, b2=params["b2"], w3=params["w3"], b3=params["b3"],
                  w4=params["w4"], b4=params["b4"], mmean=params["mmean"].reshape(1, -1),
                  mscale=(1.0 / params["mstd"]).reshape(1, -1))
@@ -136,29 +139,35 @@ def cnn_graph(params: dict) -> bytes:
         _node("Relu", ["h0"], ["hidden"]),
         _node("Gemm", ["hidden", "w4", "b4"], ["logits"]),
     ]
-    graph = b"".join(_bytes(1, n) for n in nodes) + _bytes(2, "letters")
+    graph = b"".join(_bytes(1, n) for n in nodes) + _bytes(2, name)
     graph += b"".join(_bytes(5, _tensor(k, v)) for k, v in inits.items())
-    graph += _bytes(11, _value_info("x", ["N", 1, GLYPH, GLYPH])) + _bytes(11, _value_info("meta", ["N", 5]))
+    graph += _bytes(11, _value_info("x", ["N", channels, side, side]))
+    graph += _bytes(11, _value_info("meta", ["N", params["mmean"].size]))
     graph += _bytes(12, _value_info("logits", ["N", params["w4"].shape[1]]))
-    graph += _bytes(12, _value_info("hidden", ["N", params["w3"].shape[1]]))
+    if hidden:
+        graph += _bytes(12, _value_info("hidden", ["N", params["w3"].shape[1]]))
     opset = _bytes(1, "") + _int(2, 13)                       # OperatorSetIdProto: domain, version
     return _int(1, 8) + _bytes(2, "table-companion") + _bytes(7, graph) + _bytes(8, opset)
+
+
+def _session(model: bytes):
+    import onnxruntime as ort         # here, not at the top: ~100 ms, paid only when used
+
+    opts = ort.SessionOptions()
+    # one core, as the reader's figures are measured; no spinning threads left behind
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.log_severity_level = 3
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
 
 
 class OnnxCNN:
     """An onnxruntime session of the letter CNN on one core; call it like ``cnn_forward``."""
 
     def __init__(self, params: dict):
-        import onnxruntime as ort         # here, not at the top: ~100 ms, paid only when used
-
-        opts = ort.SessionOptions()
-        # one core, as the reader's figures are measured; no spinning threads left behind
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(cnn_graph(params), opts, providers=["CPUExecutionProvider"])
+        self.session = _session(cnn_graph(params))
 
     def __call__(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         b = len(images)
@@ -166,6 +175,31 @@ class OnnxCNN:
         logits, hidden = self.session.run(["logits", "hidden"],
                                           {"x": x, "meta": np.ascontiguousarray(meta, np.float32)})
         return logits, hidden
+
+
+class OnnxLook:
+    """An onnxruntime session of the square model's second look (``SquareModel.look``): the
+    letter CNN's network over the squares' 9-channel pictures; call it with the pictures
+    (n, side, side, 9) and meta rows, get the logits."""
+
+    def __init__(self, params: dict, side: int, channels: int):
+        self.side, self.channels = side, channels
+        self.session = _session(cnn_graph(params, channels, side, "look", hidden=False))
+
+    def __call__(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(np.asarray(pictures, np.float32).transpose(0, 3, 1, 2))
+        return self.session.run(["logits"], {"x": x, "meta": np.ascontiguousarray(meta, np.float32)})[0]
+
+
+def look_session_for(params: dict, side: int, channels: int) -> OnnxLook | None:
+    """An :class:`OnnxLook` where onnxruntime is available and starts, else None (as
+    :func:`session_for`)."""
+    if not available():
+        return None
+    try:
+        return OnnxLook(params, side, channels)
+    except Exception:
+        return None
 
 
 def session_for(params: dict) -> OnnxCNN | None:

@@ -50,6 +50,7 @@ import cv2
 import numpy as np
 
 from vision import letters as L
+from vision import onnx_cnn
 from vision.errors import VisionError
 from vision.geometry import PREMIUM_LAYOUT, mirror_rectified, turn_rectified
 from vision.pixels import colourless, percentiles_u8
@@ -190,6 +191,9 @@ class SquareModel:
 
     def __init__(self, nets: dict):
         self.nets = {k: {n: np.asarray(a, np.float32) for n, a in v.items()} for k, v in nets.items()}
+        # the second look in onnxruntime (vision.onnx_cnn), started with the letter CNN's: None
+        # until then, False where it is not available
+        self._onnx = None
 
     @classmethod
     def load(cls, path: str | Path = SQUARES_PATH) -> "SquareModel":
@@ -235,15 +239,26 @@ class SquareModel:
         gap round it, the shadow it casts, the square's print under a thin glare."""
         p = self.nets["look"]
         b = len(pictures)
+        if self._onnx is None and onnx_cnn.worth_starting(b):
+            self._onnx = onnx_cnn.look_session_for(p, LOOK, pictures.shape[-1]) or False
+        if self._onnx and b:
+            lg = self._onnx(pictures, meta)
+        else:
+            lg = self.look_logits(pictures, meta)
+        lg -= lg.max(axis=1, keepdims=True)
+        e = np.exp(lg)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def look_logits(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
+        """The second look's logits in numpy (where onnxruntime is not started or not here)."""
+        p = self.nets["look"]
+        b = len(pictures)
         a1 = np.maximum(L.im2col(pictures, 5) @ p["k1"] + p["b1"], 0).reshape(b, LOOK, LOOK, -1)
         p1 = L.maxpool2(a1)
         a2 = np.maximum(L.im2col(p1, 3) @ p["k2"] + p["b2"], 0).reshape(b, LOOK // 2, LOOK // 2, -1)
         p2 = L.maxpool2(a2)
         f = np.concatenate([p2.reshape(b, -1), (meta - p["mmean"]) / p["mstd"]], axis=1)
-        lg = np.maximum(f @ p["w3"] + p["b3"], 0) @ p["w4"] + p["b4"]
-        lg -= lg.max(axis=1, keepdims=True)
-        e = np.exp(lg)
-        return e / e.sum(axis=1, keepdims=True)
+        return np.maximum(f @ p["w3"] + p["b3"], 0) @ p["w4"] + p["b4"]
 
 
 LOOK = 24            # px a side of a square's picture in the second look (its crop at half size)
