@@ -82,7 +82,9 @@ BLANK_SURE = 0.65    # ... and for a blank tile: the square model's blanks at 0.
 # on 800 tuning boards a row (seeds 7500-13600, 40 boards each of 20 seeds; hard camera, standard
 # camera, fonts never seen) the blanks shown at 0.65-0.75 were 17 blanks and 18 empty squares
 # (every row alike); at 0.75-0.8, 7 blanks and 4 empty squares.  With a reference, under 0.75: 4
-# blanks, a letter tile and no empty square on the same boards.
+# blanks, a letter tile and no empty square on the same boards.  Not on a picture without colour,
+# read by the square model's own nets: there (the README's grey row, report boards) it asked 11
+# right blanks for 2 boards more with no wrong square, and it was set on colour pictures only.
 BLANK_SURE_COLD = 0.75
 # ... unless the best letter leads the second-best letter by this much (a clear margin).  Chosen
 # on rendered boards only (seed 2024: 30 hard, 15 standard, 20 unseen-font boards, cold and with
@@ -1638,7 +1640,7 @@ class BoardReader:
                     lab, guess, cf = EMPTY, EMPTY, pk
                 elif kind == "blank":
                     lab, guess, cf = BLANK, BLANK, pk
-                    if pk < (BLANK_SURE if ref is not None else BLANK_SURE_COLD):
+                    if pk < (BLANK_SURE if ref is not None or grey else BLANK_SURE_COLD):
                         lab = COVERED          # a blank tile, or an empty square of about its colour
                 elif kind == "covered":
                     lab, guess, cf = COVERED, COVERED, pk
