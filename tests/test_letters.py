@@ -239,6 +239,29 @@ def _glyph_fields(g):
     return None if g is None else (g.image.tobytes(), g.aspect, g.height, g.ink, g.parts, g.contrast, g.centre)
 
 
+def test_sharpened_letters_cut_in_one_go_are_the_letters_cut_one_by_one():
+    """The sharpened ink of letters in doubt (float, not 8-bit: read.py's _cut_at) is cut in one
+    go too: the same glyphs, to the bit, as each crop cut alone at the usual threshold."""
+    from vision.render import random_scene
+
+    rng = np.random.default_rng(12)
+    checked = 0
+    for b in range(2):
+        sc = random_scene(rng, ENGLISH, FONTS, size=(1280, 720), cell=40, hands=b, hard=bool(b),
+                          values={ch: str(v) for ch, v in zip(ENGLISH, EN_VALUES)})
+        an = R.Analysis(R.rectify_board(sc.frame, sc.corners))
+        for pol in (1, -1):
+            inks = []
+            for r in range(15):
+                for c in range(15):
+                    ink = an.ink_crop(pol, r, c).astype(np.float32)
+                    inks.append(np.clip(ink + 2.0 * (ink - cv2.GaussianBlur(ink, (0, 0), 1.0)), 0, 255))
+            one_by_one = [_glyph_fields((L.glyph_variants(x, (L.THRESHOLD_AT,)) or [None])[0]) for x in inks]
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
+            checked += sum(g is not None for g in one_by_one)
+    assert checked > 100
+
+
 @pytest.mark.parametrize("side", [50, 49, 36])
 def test_letters_cut_in_one_go_are_the_letters_cut_one_by_one(side):
     """The board reader cuts a picture's letters in one go (one call over the crops stacked):

@@ -334,7 +334,10 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0) -> list
     live = np.flatnonzero(strong >= min_contrast)
     if not len(live):
         return out
-    masks = (stack[live] > (THRESHOLD_AT * strong[live])[:, None, None]).astype(np.uint8)
+    at = THRESHOLD_AT * strong[live]
+    if stack.dtype.kind == "f":       # compared in the ink's own precision, as ink_mask compares
+        at = at.astype(stack.dtype)
+    masks = (stack[live] > at[:, None, None]).astype(np.uint8)
     masks = _drop_edge_lines_stacked(masks)
     m = len(masks)
     pitch = h + (2 if h % 2 == 0 else 1)            # an even step: 2x2 blocks fall alike in every crop

@@ -2411,12 +2411,24 @@ def _cut_at(an: Analysis, pol: int, cells, threshold: float,
     those glyphs) (:func:`letters.glyph_variants`).  ``sharpen``: (sigma, gain), the ink first
     sharpened -- plus ``gain`` times its difference from itself blurred by ``sigma`` px."""
     owner, glyphs = [], []
+    inks = []
     for rc in cells:
         ink = an.ink_crop(pol, *rc)
         if sharpen is not None:
             sigma, gain = sharpen
             ink = ink.astype(np.float32)
             ink = np.clip(ink + gain * (ink - cv2.GaussianBlur(ink, (0, 0), sigma)), 0, 255)
+        inks.append(ink)
+    if threshold == L.THRESHOLD_AT:
+        # the usual cut: all the squares' crops in one go (letters.glyphs_from_inks, the same
+        # glyphs as one by one, ~3x cheaper; the sharpened cuts of a first picture's ~20 letters
+        # in doubt cost ~5 ms one by one)
+        for rc, g in zip(cells, L.glyphs_from_inks(inks)):
+            if g is not None:
+                glyphs.append(g)
+                owner.append(rc)
+        return owner, glyphs
+    for rc, ink in zip(cells, inks):
         g = L.glyph_variants(ink, (threshold,))
         if g:
             glyphs += g
