@@ -239,26 +239,32 @@ def _glyph_fields(g):
     return None if g is None else (g.image.tobytes(), g.aspect, g.height, g.ink, g.parts, g.contrast, g.centre)
 
 
-def test_sharpened_letters_cut_in_one_go_are_the_letters_cut_one_by_one():
-    """The sharpened ink of letters in doubt (float, not 8-bit: read.py's _cut_at) is cut in one
-    go too: the same glyphs, to the bit, as each crop cut alone at the usual threshold."""
+def _board_inks(seed: int):
+    """(polarity, the 225 squares' ink crops) of two rendered boards, a standard camera's and a
+    hand-held one's with hands: empty squares, print, letters with edge lines and neighbours."""
     from vision.render import random_scene
 
-    rng = np.random.default_rng(12)
-    checked = 0
+    rng = np.random.default_rng(seed)
     for b in range(2):
         sc = random_scene(rng, ENGLISH, FONTS, size=(1280, 720), cell=40, hands=b, hard=bool(b),
                           values={ch: str(v) for ch, v in zip(ENGLISH, EN_VALUES)})
         an = R.Analysis(R.rectify_board(sc.frame, sc.corners))
         for pol in (1, -1):
-            inks = []
-            for r in range(15):
-                for c in range(15):
-                    ink = an.ink_crop(pol, r, c).astype(np.float32)
-                    inks.append(np.clip(ink + 2.0 * (ink - cv2.GaussianBlur(ink, (0, 0), 1.0)), 0, 255))
-            one_by_one = [_glyph_fields((L.glyph_variants(x, (L.THRESHOLD_AT,)) or [None])[0]) for x in inks]
-            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
-            checked += sum(g is not None for g in one_by_one)
+            yield pol, [an.ink_crop(pol, r, c) for r in range(15) for c in range(15)]
+
+
+def test_sharpened_letters_cut_in_one_go_are_the_letters_cut_one_by_one():
+    """The sharpened ink of letters in doubt (float, not 8-bit: read.py's _cut_at) is cut in one
+    go too: the same glyphs, to the bit, as each crop cut alone at the usual threshold."""
+    checked = 0
+    for _, crops in _board_inks(12):
+        inks = []
+        for ink in crops:
+            ink = ink.astype(np.float32)
+            inks.append(np.clip(ink + 2.0 * (ink - cv2.GaussianBlur(ink, (0, 0), 1.0)), 0, 255))
+        one_by_one = [_glyph_fields((L.glyph_variants(x, (L.THRESHOLD_AT,)) or [None])[0]) for x in inks]
+        assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
+        checked += sum(g is not None for g in one_by_one)
     assert checked > 100
 
 
@@ -267,22 +273,14 @@ def test_letters_cut_in_one_go_are_the_letters_cut_one_by_one(side):
     """The board reader cuts a picture's letters in one go (one call over the crops stacked):
     the same glyphs, to the bit, as cutting each crop alone -- empty squares, print, letters
     with edge lines and neighbours, light ink and dark, and squares of even and odd size."""
-    from vision.render import random_scene
-
-    rng = np.random.default_rng(11)
     checked = 0
-    for b in range(2):
-        sc = random_scene(rng, ENGLISH, FONTS, size=(1280, 720), cell=40, hands=b, hard=bool(b),
-                          values={ch: str(v) for ch, v in zip(ENGLISH, EN_VALUES)})
-        an = R.Analysis(R.rectify_board(sc.frame, sc.corners))
-        for pol in (1, -1):
-            inks = [an.ink_crop(pol, r, c) for r in range(15) for c in range(15)]
-            if side != inks[0].shape[0]:
-                inks = [cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA) for x in inks]
-            one_by_one = [_glyph_fields(L.glyph_from_ink(x)) for x in inks]
-            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
-            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[::7])] == one_by_one[::7]
-            checked += sum(g is not None for g in one_by_one)
+    for _, inks in _board_inks(11):
+        if side != inks[0].shape[0]:
+            inks = [cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA) for x in inks]
+        one_by_one = [_glyph_fields(L.glyph_from_ink(x)) for x in inks]
+        assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks)] == one_by_one
+        assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[::7])] == one_by_one[::7]
+        checked += sum(g is not None for g in one_by_one)
     assert checked > 100
 
 
