@@ -183,7 +183,6 @@ class OnnxLook:
     (n, side, side, 9) and meta rows, get the logits."""
 
     def __init__(self, params: dict, side: int, channels: int):
-        self.side, self.channels = side, channels
         self.session = _session(cnn_graph(params, channels, side, "look", hidden=False))
 
     def __call__(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
@@ -191,25 +190,15 @@ class OnnxLook:
         return self.session.run(["logits"], {"x": x, "meta": np.ascontiguousarray(meta, np.float32)})[0]
 
 
-def look_session_for(params: dict, side: int, channels: int) -> OnnxLook | None:
-    """An :class:`OnnxLook` where onnxruntime is available and starts, else None (as
-    :func:`session_for`)."""
+def session_for(params: dict, look: tuple[int, int] | None = None) -> OnnxCNN | OnnxLook | None:
+    """An :class:`OnnxCNN` for ``params`` (with ``look``, the second look's (side, channels): an
+    :class:`OnnxLook`) where onnxruntime is available and starts, else None (numpy reads: an
+    installed onnxruntime that cannot load -- a library too old for its wheel, a damaged
+    install -- costs speed, never a reading)."""
     if not available():
         return None
     try:
-        return OnnxLook(params, side, channels)
-    except Exception:
-        return None
-
-
-def session_for(params: dict) -> OnnxCNN | None:
-    """An :class:`OnnxCNN` for ``params`` where onnxruntime is available and starts, else None
-    (numpy reads: an installed onnxruntime that cannot load -- a library too old for its wheel,
-    a damaged install -- costs speed, never a reading)."""
-    if not available():
-        return None
-    try:
-        return OnnxCNN(params)
+        return OnnxCNN(params) if look is None else OnnxLook(params, *look)
     except Exception:       # ImportError, OSError, onnxruntime's own errors: all mean "not here"
         return None
 

@@ -242,7 +242,7 @@ class SquareModel:
         p = self.nets["look"]
         b = len(pictures)
         if self._onnx is None and onnx_cnn.worth_starting(b):
-            self._onnx = onnx_cnn.look_session_for(p, LOOK, pictures.shape[-1]) or False
+            self._onnx = onnx_cnn.session_for(p, look=(LOOK, pictures.shape[-1])) or False
         if self._onnx and b:
             lg = self._onnx(pictures, meta)
         else:
