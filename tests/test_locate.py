@@ -626,3 +626,77 @@ def test_corners_of_a_picture_that_cannot_be_read_are_refused(tmp_path):
     out = io.StringIO()
     assert corners_main(str(tmp_path / "junk.jpg"), str(tmp_path / "board.json"), None, None, out) == 1
     assert out.getvalue().startswith(f"{tmp_path / 'junk.jpg'}\tERROR ")
+
+
+# --------------------------------------------------------------------------------------------
+# finding a board again by its look
+# --------------------------------------------------------------------------------------------
+
+def _two_photos(style="classic", seed=20, tiles=0.3, **second):
+    """One board (the same tiles) photographed twice, framed anew: (first, its corners, second,
+    its corners)."""
+    from vision.frames import BOARD_STYLES, _flat_board
+
+    rng = np.random.default_rng(seed)
+    flat = _flat_board(BOARD_STYLES[style], 40, rng, tiles, 1.2, False)
+    a, ca = render_board(style, rng=rng, flat=flat, tilt_deg=20, rotation_deg=10, fill=0.75, offset=(0.0, 0.0))
+    second = dict(dict(tilt_deg=30, rotation_deg=125, fill=0.65, offset=(0.1, -0.05)), **second)
+    b, cb = render_board(style, rng=rng, flat=flat, **second)
+    return a, ca, b, cb
+
+
+def test_a_board_seen_before_is_found_again_by_its_look_in_a_black_and_white_photo():
+    from vision.locate import board_look, locate_by_look
+
+    a, ca, b, cb = _two_photos("hasbro", 21)
+    loc = locate_by_look(black_and_white(b), board_look(black_and_white(a), ca), "move 2",
+                         min_match=0.5, min_lead=0.15)
+    assert loc.method == "look"
+    # the same side up as the look: the corners come back in the look's order
+    assert corner_error(loc.corners, cb, up_to_rotation=False) < 0.25
+
+
+def test_a_look_matches_its_own_board_far_better_than_another_board_of_the_same_kind():
+    from vision.locate import board_look, locate_by_look
+
+    a, ca, b, cb = _two_photos("classic", 22)
+    other, co, _, _ = _two_photos("classic", 23)
+    same = locate_by_look(b, board_look(a, ca), "move 2")
+    assert same.details["match"] > 0.95 and corner_error(same.corners, cb, up_to_rotation=False) < 0.25
+    # another board of the same kind, its tiles elsewhere: only its prints match, far less well
+    # (they still place the grid, but not which side is up)
+    elsewhere = locate_by_look(b, board_look(other, co), "move 2")
+    assert elsewhere.details["match"] < 0.8 and corner_error(elsewhere.corners, cb) < 0.25
+
+
+def test_a_picture_without_a_board_is_not_found_by_a_look():
+    from vision.locate import board_look, locate_by_look
+
+    a, ca, _, _ = _two_photos("classic", 24)
+    table = np.full_like(a, 128) + np.random.default_rng(0).integers(0, 20, a.shape, dtype=np.uint8)
+    with pytest.raises(VisionError):
+        locate_by_look(table, board_look(a, ca), "move 2", min_match=0.5, min_lead=0.15)
+
+
+def test_tracker_finds_a_board_the_locator_cannot_place_again_by_its_look():
+    # a black-and-white picture whose premium prints are about as light as its squares: the
+    # locator refuses it, but the board was found in the photo before
+    a, ca, b, cb = _two_photos("hasbro", 25)
+    a, b = black_and_white(a), black_and_white(b)
+    calls = []
+
+    def locator(image, name):
+        calls.append(name)
+        if len(calls) > 1:
+            raise VisionError(f"{name}: no Scrabble board found: the picture has no colour", "no-board")
+        return BoardLocation(ca, 0.9, "auto", (image.shape[1], image.shape[0]))
+
+    tr = BoardTracker(locator, photos=True)
+    tr.update(a, "move 1")
+    loc = tr.update(b, "move 2")
+    assert loc.method == "look" and corner_error(loc.corners, cb, up_to_rotation=False) < 0.25
+    assert tr.stats.by_look == 1
+    # a picture with no board is still refused with the locator's own reason
+    with pytest.raises(VisionError, match="no colour"):
+        tr.update(np.full_like(b, 128), "move 3")
+    assert tr.location is None

@@ -729,23 +729,18 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
     return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info)
 
 
-def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool = False,
-                min_confidence: float = MIN_CONFIDENCE) -> BoardLocation:
-    """Find the grid with no help: lattice of squares + premium pattern.  Raises VisionError."""
-    t0 = time.perf_counter()
-    img = check_picture(image, name)
-    h, w = img.shape[:2]
-    f0 = max(1, math.ceil(max(h, w) / WORK_SIDE))
-    # patch finder: colour range (t < 0) first, then deviation from the local mean (t > 0,
-    # better for faint or blurred lines); then a coarser and a finer working picture
-    attempts = [(f0, -12), (f0, 14), (f0 + 1, -12)]
+def _attempts(f0: int, grey: bool) -> list[tuple]:
+    """The tries at a lattice, in order: (working factor, patch threshold[, smoothing]).
+
+    The patch finder's colour range (t < 0) first, then deviation from the local mean (t > 0,
+    better for faint or blurred lines); then a coarser and a finer working picture."""
+    attempts: list[tuple] = [(f0, -12), (f0, 14), (f0 + 1, -12)]
     if f0 > 1:
         attempts.append((f0 - 1, -12))
     attempts.append((f0 + 1, 14))
     if f0 > 1:
         attempts.append((f0 - 1, 14))
     attempts.append((f0, -20))
-    grey = colourless(img[::4 * f0, ::4 * f0])
     if not grey:
         # wide colour ranges, for squares with a grain or a shading of their own (a wooden board far
         # off, turned 40-50 degrees: its squares' grain passes no 12- or 20-level range at 11 px a
@@ -755,6 +750,18 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     # last, for a pale board whose faint light lines a noisy or blurred photo hides (cream
     # squares, white lines): the picture smoothed, and patches of nearly one colour
     attempts += [(f0, FAINT_T, FAINT_SMOOTH), (f0 + 1, FAINT_T, FAINT_SMOOTH)]
+    return attempts
+
+
+def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool = False,
+                min_confidence: float = MIN_CONFIDENCE) -> BoardLocation:
+    """Find the grid with no help: lattice of squares + premium pattern.  Raises VisionError."""
+    t0 = time.perf_counter()
+    img = check_picture(image, name)
+    h, w = img.shape[:2]
+    f0 = max(1, math.ceil(max(h, w) / WORK_SIDE))
+    grey = colourless(img[::4 * f0, ::4 * f0])
+    attempts = _attempts(f0, grey)
     tried = []
     # prints with no hue of their own (greys, wood tones) on a colour picture: a dark and a light
     # print may not part into the red and blue families; a try whose colour score places no board
@@ -819,6 +826,127 @@ def _agreed(found: list[BoardLocation], min_confidence: float) -> BoardLocation 
         if any(corner_error(other.corners, loc.corners) <= GREY_AGREE for j, other in enumerate(ok) if j != i):
             return loc
     return None
+
+
+#: Pixels a square of a board's look (:func:`board_look`): enough for grid lines, prints and
+#: letters' blobs, small enough that a hundred windows are compared in milliseconds.
+LOOK_PX = 8
+
+
+def _grey_at(image: np.ndarray, corners: np.ndarray, px: int) -> tuple[np.ndarray, np.ndarray]:
+    """A grey copy of ``image`` shrunk (area averaging) to about two ``px`` a square of the grid
+    at ``corners``, and the corners in it: a warp to ``px`` a square from there does not alias."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    f = max(1, int(cell_size(corners) // (2 * px)))
+    return _downscale(grey, f), (as_corners(corners) - (f - 1) / 2.0) / f
+
+
+#: The look softened this much (pixels of it): the picture it was taken from was placed a
+#: quarter of a square off at times (a board followed by optical flow), and its sharp detail
+#: then matches its own board hardly better than another window (tried: 0, 1 and 2 px).
+LOOK_SOFT = 1.0
+
+
+def _look_at(grey: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    rect = cv2.GaussianBlur(rectify(grey, corners, LOOK_PX).astype(np.float32), (0, 0), LOOK_SOFT)
+    # only the detail (lines, prints' edges, letters): a glare or a shadow that moved between
+    # two photos shifts the lightness of whole regions, which this takes away
+    detail = rect - cv2.GaussianBlur(rect, (0, 0), 1.5 * LOOK_PX)
+    norm = float(np.sqrt((detail ** 2).sum()))
+    return detail / norm if norm > 0 else detail
+
+
+def board_look(image: np.ndarray, corners) -> np.ndarray:
+    """The board as it looks at ``corners`` in ``image``: its grid straightened in the corners'
+    order, grey, ``LOOK_PX`` pixels a square, its detail only, scaled to unit length -- what
+    :func:`locate_by_look` finds again in a later picture of the same board."""
+    grey, c = _grey_at(image, np.asarray(corners, np.float64), LOOK_PX)
+    return _look_at(grey, c)
+
+
+def locate_by_look(image: np.ndarray, look: np.ndarray, name: str = "picture", *,
+                   min_match: float = 0.0, min_lead: float = 0.0) -> BoardLocation:
+    """Find a board seen before (``look``, :func:`board_look` of an earlier picture) again in
+    ``image``: the lattice of squares as :func:`locate_auto` finds it, and the 15x15 window of
+    it, and which side up, that looks most like the board did.
+
+    For a picture the premium pattern cannot place (a black-and-white camera, where a board's
+    prints can be about as light as its squares), once the board has been found in an earlier
+    one: the tiles laid so far and the board's own prints, seen at the same squares, place the
+    window where the pattern alone cannot.  The corners come back in the order of the look's
+    (the same side up as before).  Raises VisionError when no window matches ``min_match`` with
+    a lead of ``min_lead`` over every other window or turn (the board was not seen before, or
+    too much of it changed)."""
+    t0 = time.perf_counter()
+    img = check_picture(image, name)
+    h_, w_ = img.shape[:2]
+    f0 = max(1, math.ceil(max(h_, w_) / WORK_SIDE))
+    scores: list[tuple[float, np.ndarray, dict]] = []
+    tried = 0
+    for f, t, *smooth in _attempts(f0, grey=True):
+        lat, info = _lattice_try(img, f, t, WORK_SIDE, smooth[0] if smooth else 0.0)
+        tried += 1
+        if lat is None:
+            continue
+        small, f, h, inl, r = lat
+        found = _windows_by_look(small, h, r[inl], look)
+        for score, corners in found:
+            scores.append((score, corners * f + (f - 1) / 2.0, dict(info)))
+        best = max(scores, key=lambda s: s[0], default=None)
+        if best is not None and _lead(scores, best) >= min_lead and best[0] >= min_match:
+            break
+    best = max(scores, key=lambda s: s[0], default=None)
+    if best is None or best[0] < min_match or _lead(scores, best) < min_lead:
+        raise VisionError(f"{name}: the board was not found again (it does not look as it did; "
+                          "take the picture again with the whole board in view)", "no-board")
+    score, corners, info = best
+    ref = _refine_in_view(img, corners, info["threshold"] if info["threshold"] > 0 else 14)
+    if ref is not None and np.linalg.norm(ref[0] - corners, axis=1).max() < 0.5 * cell_size(corners):
+        corners = ref[0]
+        info.update(ref[1])
+    info.update(match=round(score, 3), lead=round(_lead(scores, best), 3), attempts=tried,
+                ms=round((time.perf_counter() - t0) * 1000, 1))
+    loc = BoardLocation(as_corners(corners), round(float(min(1.0, score / 0.6)), 3), "look", (w_, h_), info)
+    _check_inside(loc, name)
+    return loc
+
+
+def _lead(scores: list, best: tuple) -> float:
+    """How far the best window's match stands above any window placed elsewhere (the same
+    window turned is not counted: a board with few tiles looks nearly alike either way up, and
+    which side is up is the reader's to decide, by the letters)."""
+    others = [s for s, c, _ in scores if corner_error(c, best[1]) > GREY_AGREE]
+    return best[0] - max(others, default=0.0)
+
+
+def _windows_by_look(small: np.ndarray, h: np.ndarray, cells: np.ndarray, look: np.ndarray):
+    """(match, corners in ``small``'s pixels) of every 15x15 window of the lattice ``h`` that
+    holds the squares seen, each in the turn (corner order) that matches ``look`` best."""
+    cells = _densest(cells, 21)
+    amin, bmin = cells.min(0).astype(int)
+    amax, bmax = cells.max(0).astype(int)
+    if amax - amin > GRID + 1 or bmax - bmin > GRID + 1:
+        return []
+    first = None
+    out = []
+    for a0 in range(amax - GRID, amin + 2):
+        for b0 in range(bmax - GRID, bmin + 2):
+            shift = np.array([[1, 0, a0], [0, 1, b0], [0, 0, 1.0]])
+            c = corners_from_h(h @ shift)
+            if not np.all(np.isfinite(c)) or not is_convex_quad(c, 8):
+                continue
+            c = order_corners(c)
+            if first is None:
+                first = _grey_at(small, c, LOOK_PX)[0], max(1, int(cell_size(c) // (2 * LOOK_PX)))
+            grey, f = first
+            best = None
+            for k in range(4):
+                ck = np.roll(c, -k, axis=0)
+                m = float((_look_at(grey, (ck - (f - 1) / 2.0) / f) * look).sum())
+                if best is None or m > best[0]:
+                    best = (m, ck)
+            out.append(best)
+    return out
 
 
 def _check_inside(loc: BoardLocation, name: str, tolerance_cells: float = 0.35) -> None:

@@ -41,6 +41,7 @@ _STILL_CELLS = 0.03         # corners moving less than this (in squares) = board
 _MAX_JUMP_CELLS = 4.0       # larger frame-to-frame motion is not trusted: relocate
 _DOUBT_CELLS = 0.5          # a flow motion under this may be no motion at all (see _track)
 _STAYED_CELLS = 0.15        # ... and a snap from the old corners moving them less says it was none
+_LOOK_MATCH, _LOOK_LEAD = 0.5, 0.15   # a board found again by its look: how alike, how far ahead
 _KEPT_CELLS = 0.3           # the last frame's board, snapped onto this frame's squares, may move this much
 
 
@@ -51,6 +52,7 @@ class TrackerStats:
     tracked: int = 0
     relocated: int = 0
     lost: int = 0
+    by_look: int = 0
     ms: list[float] = field(default_factory=list)
 
 
@@ -81,6 +83,7 @@ class BoardTracker:
         self._scale = 1.0
         self._since_verify = 0
         self._kept_pts: np.ndarray | None = None
+        self._look_source: tuple[np.ndarray, np.ndarray] | None = None   # last picture found, and where
 
     # ----------------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -88,6 +91,23 @@ class BoardTracker:
         self.location = None
         self._prev_gray = None
         self._prev_pts = None
+        self._look_source = None
+
+    def _by_look(self, img: np.ndarray, name: str) -> BoardLocation | None:
+        """The board found again by how it looked when last found (:func:`vision.locate.locate_by_look`),
+        where the locator could not find it from scratch: a black-and-white picture, or a hand-held
+        photo framed anew, whose premium prints cannot place the grid.  None when it does not
+        match surely.  The last look is kept when a picture is lost (a hand over the board)."""
+        if self._look_source is None:
+            return None
+        gray, corners = self._look_source
+        try:
+            loc = _loc.locate_by_look(img, _loc.board_look(gray, corners), name,
+                                      min_match=_LOOK_MATCH, min_lead=_LOOK_LEAD)
+        except VisionError:
+            return None
+        self.stats.by_look += 1
+        return loc
 
     def update(self, image: np.ndarray, name: str = "frame") -> BoardLocation:
         """The board in this frame (tracked when possible, else located again)."""
@@ -111,16 +131,17 @@ class BoardTracker:
             try:
                 found = self.locator(img, name)
             except VisionError:
-                if unsure is None:
+                found = self._by_look(img, name) or unsure
+                if found is None:
                     self.stats.lost += 1
-                    self.reset()
+                    self.location, self._prev_gray, self._prev_pts = None, None, None
                     raise
-                found = unsure
-            if self.location is not None:
+            if self.location is not None and found.method != "look":
                 found = _match_order(found, self.location.corners)
             loc = found
             self.stats.relocated += 1
         self.location = loc
+        self._look_source = (gray, loc.corners * scale)
         kept = self._kept_pts
         self._kept_pts = None
         if loc.method == "still" and kept is not None and len(kept) >= 40:
