@@ -678,6 +678,14 @@ def test_a_picture_without_a_board_is_not_found_by_a_look():
         locate_by_look(table, board_look(a, ca), "move 2", min_match=0.5, min_lead=0.15)
 
 
+def test_a_look_of_the_wrong_size_is_refused_naming_the_size_it_must_have():
+    from vision.locate import board_look, locate_by_look
+
+    a, ca, b, _ = _two_photos("classic", 26)
+    with pytest.raises(ValueError, match="120x120"):
+        locate_by_look(b, board_look(a, ca)[:60], "move 2")
+
+
 def test_tracker_finds_a_board_the_locator_cannot_place_again_by_its_look():
     # a black-and-white picture whose premium prints are about as light as its squares: the
     # locator refuses it, but the board was found in the photo before
@@ -700,3 +708,10 @@ def test_tracker_finds_a_board_the_locator_cannot_place_again_by_its_look():
     with pytest.raises(VisionError, match="no colour"):
         tr.update(np.full_like(b, 128), "move 3")
     assert tr.location is None
+    # ... and the look outlives it (a hand over the board): the next photo is found again
+    loc = tr.update(b, "move 3, taken again")
+    assert loc.method == "look" and corner_error(loc.corners, cb, up_to_rotation=False) < 0.25
+    # forgetting the board forgets its look
+    tr.reset()
+    with pytest.raises(VisionError, match="no colour"):
+        tr.update(b, "move 4")

@@ -878,6 +878,9 @@ def locate_by_look(image: np.ndarray, look: np.ndarray, name: str = "picture", *
     a lead of ``min_lead`` over every other window or turn (the board was not seen before, or
     too much of it changed)."""
     t0 = time.perf_counter()
+    side = GRID * LOOK_PX
+    if np.shape(look) != (side, side):
+        raise ValueError(f"a board's look is {side}x{side} (board_look), not {'x'.join(map(str, np.shape(look)))}")
     img = check_picture(image, name)
     h_, w_ = img.shape[:2]
     f0 = max(1, math.ceil(max(h_, w_) / WORK_SIDE))
