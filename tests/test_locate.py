@@ -715,3 +715,20 @@ def test_tracker_finds_a_board_the_locator_cannot_place_again_by_its_look():
     tr.reset()
     with pytest.raises(VisionError, match="no colour"):
         tr.update(b, "move 4")
+
+
+def test_a_photo_followed_squares_off_is_put_right_by_the_boards_look():
+    # between two hand-held photos the flow can follow the wrong points and snap the grid onto
+    # squares several squares off; the board's look from the photo before says where it is
+    a, ca, b, cb = _two_photos("hasbro", 27)
+    tr = BoardTracker(lambda image, name: BoardLocation(ca, 0.9, "auto", (image.shape[1], image.shape[0])),
+                      photos=True)
+    tr.update(a, "move 1")
+    off = _one_square_on(cb, 3, -2)
+    tr._track = lambda img, *a, **k: BoardLocation(off, 0.9, "tracked", (img.shape[1], img.shape[0]))
+    loc = tr.update(b, "move 2")
+    assert loc.method == "look" and corner_error(loc.corners, cb, up_to_rotation=False) < 0.25
+    # followed right, it is left as followed
+    tr._track = lambda img, *a, **k: BoardLocation(cb, 0.9, "tracked", (img.shape[1], img.shape[0]))
+    loc = tr.update(b, "move 3")
+    assert loc.method == "tracked" and np.allclose(loc.corners, cb)

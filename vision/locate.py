@@ -864,6 +864,13 @@ def board_look(image: np.ndarray, corners) -> np.ndarray:
     return _look_at(grey, c)
 
 
+def look_match(image: np.ndarray, corners, look: np.ndarray) -> float:
+    """How much the board at ``corners`` in ``image`` looks like ``look`` (:func:`board_look`):
+    1 for the same picture, about 0.7 for another board of the same kind whose tiles lie
+    elsewhere, near 0 for a grid placed squares off."""
+    return float((board_look(image, corners) * look).sum())
+
+
 def locate_by_look(image: np.ndarray, look: np.ndarray, name: str = "picture", *,
                    min_match: float = 0.0, min_lead: float = 0.0) -> BoardLocation:
     """Find a board seen before (``look``, :func:`board_look` of an earlier picture) again in

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.geometry import apply_h, as_corners, cell_size, is_convex_quad
+from vision.geometry import apply_h, as_corners, cell_size, corner_error, is_convex_quad
 from vision import locate as _loc
 from vision.locate import BoardLocation
 
@@ -109,6 +109,27 @@ class BoardTracker:
         self.stats.by_look += 1
         return loc
 
+    def _checked_by_look(self, img: np.ndarray, loc: BoardLocation, name: str) -> BoardLocation:
+        """Photos: a board followed from the last photo (by the flow, or snapped where it was)
+        that does not look as it did there is looked for by its look; where it is found surely
+        elsewhere, that is where it is.  Between two hand-held photos framed anew the flow can
+        follow the wrong points and snap the grid onto squares several squares off, and every
+        later photo then follows from there (seen: six squares off, three photos of one turn)."""
+        if self._look_source is None:
+            return loc
+        gray, corners = self._look_source
+        look = _loc.board_look(gray, corners)
+        if _loc.look_match(img, loc.corners, look) >= _LOOK_MATCH:
+            return loc
+        try:
+            found = _loc.locate_by_look(img, look, name, min_match=_LOOK_MATCH, min_lead=_LOOK_LEAD)
+        except VisionError:
+            return loc
+        if corner_error(found.corners, loc.corners) < 0.5:
+            return loc
+        self.stats.by_look += 1
+        return found
+
     def update(self, image: np.ndarray, name: str = "frame") -> BoardLocation:
         """The board in this frame (tracked when possible, else located again)."""
         t0 = time.perf_counter()
@@ -140,6 +161,8 @@ class BoardTracker:
                 found = _match_order(found, self.location.corners)
             loc = found
             self.stats.relocated += 1
+        if self.photos and loc.method in ("tracked", "kept"):
+            loc = self._checked_by_look(img, loc, name)
         self.location = loc
         self._look_source = (gray, loc.corners * scale)
         kept = self._kept_pts
