@@ -14,6 +14,10 @@ TL, TR, BR, BL as they appear on screen, a confidence in 0..1 and the method use
 * ``locate_markers(image)`` -- four printed ArUco cards (``calibration/make_marker_sheet.py``)
   laid outside the grid corners, each with one card corner touching a grid corner.
 
+And once the board has been found, ``locate_by_look(image, board_look(earlier, corners))`` finds
+it again by how it looked (its tiles and prints at their squares) where the premium pattern
+cannot place it (:class:`vision.track.BoardTracker` asks it).
+
 :func:`locate_board` tries them in that spirit: the profile if given, otherwise automatic, and
 the markers when the automatic locator cannot decide (or when asked for).  Every failure is a
 :class:`~vision.errors.VisionError` with a reason a
@@ -41,7 +45,8 @@ from vision.pixels import colourless, percentiles_u8
 
 __all__ = ["BoardLocation", "BoardProfile", "locate_board", "locate_auto", "locate_markers",
            "locate_from_profile", "refine_corners", "save_profile", "load_profile",
-           "check_picture", "rectify", "rotate_corners", "MARKER_LAYOUT_PATH", "load_marker_layout"]
+           "check_picture", "rectify", "rotate_corners", "MARKER_LAYOUT_PATH", "load_marker_layout",
+           "board_look", "look_match", "locate_by_look"]
 
 #: Long side of the working image is brought near this by an integer factor (fast INTER_AREA).
 WORK_SIDE = 1100

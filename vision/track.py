@@ -11,7 +11,11 @@ then follows it cheaply:
 3. if it moved, the predicted corners are snapped onto the squares actually seen
    (:func:`vision.locate.refine_corners`-style, in a rectified view), which removes drift;
 4. only when tracking fails (too few features followed, a wild jump, nothing to snap to) is the
-   board located again from scratch.
+   board located again from scratch;
+5. and where that fails too (a black-and-white picture whose prints are as light as its squares),
+   the board is found again by how it looked in the last picture it was found in
+   (:func:`vision.locate.locate_by_look`); photos, one a move, also have a board followed from
+   the last photo checked against that look.
 
 ``update(image)`` returns a :class:`~vision.locate.BoardLocation` whose ``method`` says what
 happened ("tracked", "still", or the locator's own method after a relocation) and raises
@@ -93,21 +97,20 @@ class BoardTracker:
         self._prev_pts = None
         self._look_source = None
 
-    def _by_look(self, img: np.ndarray, name: str) -> BoardLocation | None:
-        """The board found again by how it looked when last found (:func:`vision.locate.locate_by_look`),
-        where the locator could not find it from scratch: a black-and-white picture, or a hand-held
-        photo framed anew, whose premium prints cannot place the grid.  None when it does not
-        match surely.  The last look is kept when a picture is lost (a hand over the board)."""
-        if self._look_source is None:
-            return None
-        gray, corners = self._look_source
+    def _by_look(self, img: np.ndarray, name: str, look: np.ndarray | None = None) -> BoardLocation | None:
+        """The board found again by how it looked when last found (:func:`vision.locate.locate_by_look`):
+        where the locator could not find it from scratch (a black-and-white picture, or a hand-held
+        photo framed anew, whose premium prints cannot place the grid), or where a photo's board
+        followed from the last one does not look as it did.  None when it does not match surely.
+        The last look is kept when a picture is lost (a hand over the board)."""
+        if look is None:
+            if self._look_source is None:
+                return None
+            look = _loc.board_look(*self._look_source)
         try:
-            loc = _loc.locate_by_look(img, _loc.board_look(gray, corners), name,
-                                      min_match=_LOOK_MATCH, min_lead=_LOOK_LEAD)
+            return _loc.locate_by_look(img, look, name, min_match=_LOOK_MATCH, min_lead=_LOOK_LEAD)
         except VisionError:
             return None
-        self.stats.by_look += 1
-        return loc
 
     def _checked_by_look(self, img: np.ndarray, loc: BoardLocation, name: str) -> BoardLocation:
         """Photos: a board followed from the last photo (by the flow, or snapped where it was)
@@ -117,15 +120,11 @@ class BoardTracker:
         later photo then follows from there (seen: six squares off, three photos of one turn)."""
         if self._look_source is None:
             return loc
-        gray, corners = self._look_source
-        look = _loc.board_look(gray, corners)
+        look = _loc.board_look(*self._look_source)
         if _loc.look_match(img, loc.corners, look) >= _LOOK_MATCH:
             return loc
-        try:
-            found = _loc.locate_by_look(img, look, name, min_match=_LOOK_MATCH, min_lead=_LOOK_LEAD)
-        except VisionError:
-            return loc
-        if corner_error(found.corners, loc.corners) < 0.5:
+        found = self._by_look(img, name, look)
+        if found is None or corner_error(found.corners, loc.corners) < 0.5:
             return loc
         self.stats.by_look += 1
         return found
@@ -152,10 +151,12 @@ class BoardTracker:
             try:
                 found = self.locator(img, name)
             except VisionError:
-                found = self._by_look(img, name) or unsure
+                found = self._by_look(img, name)
+                self.stats.by_look += found is not None
+                found = found or unsure
                 if found is None:
                     self.stats.lost += 1
-                    self.location, self._prev_gray, self._prev_pts = None, None, None
+                    self.location, self._prev_gray, self._prev_pts = None, None, None   # the look stays
                     raise
             if self.location is not None and found.method != "look":
                 found = _match_order(found, self.location.corners)
