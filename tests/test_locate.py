@@ -732,3 +732,19 @@ def test_a_photo_followed_squares_off_is_put_right_by_the_boards_look():
     tr._track = lambda img, *a, **k: BoardLocation(cb, 0.9, "tracked", (img.shape[1], img.shape[0]))
     loc = tr.update(b, "move 3")
     assert loc.method == "tracked" and np.allclose(loc.corners, cb)
+
+
+def test_a_black_and_white_board_whose_dark_prints_are_its_tiles_lightness_is_found(monkeypatch):
+    # dark triple prints as dark as the tiles, the double prints as light as the squares (their
+    # printed words only): in grey the triple prints alone place the window
+    from vision import frames
+
+    monkeypatch.setitem(frames.BOARD_STYLES, "pale", dict(
+        plain=(150, 150, 150), line=(235, 235, 235), border=(60, 60, 60), line_w=0.08,
+        T=(75, 75, 75), D=(150, 150, 150), t=(75, 75, 75), d=(150, 150, 150),
+        tile=(75, 75, 75), letter=(120, 120, 120), frame=(50, 50, 50)))
+    for seed in (0, 1):
+        img, truth = render_board("pale", rng=np.random.default_rng(seed), tilt_deg=20, tiles=0.25, fill=0.75,
+                                  offset=(0.0, 0.0))
+        loc = locate_auto(black_and_white(img), "grey")
+        assert corner_error(loc.corners, truth) < 0.5

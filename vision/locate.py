@@ -581,7 +581,12 @@ def _pattern_score(X: np.ndarray, grey: bool = False) -> np.ndarray:
     sep = np.linalg.norm(centres - centres[:, :1], axis=2)            # (K, 6) distance to plain
     sep_other = np.linalg.norm(centres - centres[:, 5:6], axis=2)     # distance to "other"
     has_other = (counts[:, 5] >= 3) & np.isfinite(centres[:, 5, 0])
-    active = (sep >= 12) & (counts >= 3) & ~(has_other[:, None] & (sep_other < 10))
+    # a premium kind the colour of the odd squares on plain positions (mostly tiles) is not taken
+    # for a print -- in colour.  In grey a board's dark triple prints can be the tiles' very
+    # lightness while its double prints are as light as its squares (printed words only): the
+    # dark kinds are then all there is to place the window by, and the positions, with the
+    # kinds that show up off their positions dropped below, still part prints from tiles
+    active = (sep >= 12) & (counts >= 3) & ~(has_other[:, None] & (sep_other < 10) & (not grey))
     active[:, 0] = np.isfinite(centres[:, 0, 0])
     active[:, 5] = has_other
     d_all = np.linalg.norm(X[:, :, None, :] - centres[:, None, :, :], axis=3)  # (K, 225, 6)
