@@ -941,7 +941,8 @@ def _lead(scores: list, best: tuple) -> float:
 
 def _windows_by_look(small: np.ndarray, h: np.ndarray, cells: np.ndarray, look: np.ndarray):
     """(match, corners in ``small``'s pixels) of every 15x15 window of the lattice ``h`` that
-    holds the squares seen, each in the turn (corner order) that matches ``look`` best."""
+    holds the squares seen, give or take a row or a column (a square of the board's border can
+    pass for one), each in the turn (corner order) that matches ``look`` best."""
     cells = _densest(cells, 21)
     amin, bmin = cells.min(0).astype(int)
     amax, bmax = cells.max(0).astype(int)
