@@ -22,6 +22,9 @@ Sections:
 * synthetic: every board style of vision.frames.render_board, random views.
 * speed: one core (cv2.setNumThreads(1)), 1920x1080 frames: locate + rectify, and a tracked
   re-read (board still / nudged); wall-clock and CPU (thread) time, median and 90th percentile.
+* look: a board found again by how it looked in an earlier photo (pairs of rendered hand-held
+  black-and-white photos of real games, the earlier one's corners put a little off on purpose):
+  windows right or wrong, and how many of each the tracker's thresholds take.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.errors import VisionError  # noqa: E402
 from vision.frames import BOARD_STYLES, render_board  # noqa: E402
-from vision.geometry import apply_h, corner_error, grid_to_image, image_to_grid, rectify, GRID_CORNERS  # noqa: E402
+from vision.geometry import apply_h, cell_size, corner_error, grid_to_image, image_to_grid, rectify, GRID_CORNERS  # noqa: E402
 from vision.locate import locate_auto  # noqa: E402
 from vision.pixels import black_and_white  # noqa: E402
 from vision.track import BoardTracker  # noqa: E402
@@ -327,17 +330,86 @@ def bench_speed(n: int) -> dict:
             "tracked_nudged_ms": {"wall": _stats(nudge_w), "cpu": _stats(nudge_c)}}
 
 
+def bench_look(quick: bool) -> dict:
+    """A board found again by its look (``vision.locate.locate_by_look``, as ``BoardTracker``
+    takes it): pairs of rendered hand-held black-and-white photos of real games (../shared/gcg,
+    each game on one random board and tile set, four turns apart, framed anew), the earlier
+    photo's corners put about 0.15 of a square off at each corner on purpose (as a board followed
+    by optical flow can be).  Each pair: no lattice found, or the best window right (within half a
+    square of the truth, up to rotation) or wrong, and whether the tracker's thresholds take it."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench_replay import board_labels, true_turns
+    from companion.gcg import gcg_to_events, read_gcg
+    from companion.tiles import get_tileset
+    from vision.locate import board_look, locate_by_look
+    from vision.render import (font_paths, photograph, random_background, random_board_style, random_camera,
+                               random_tile_style)
+    from vision.render import render_board as render_top
+    from vision.track import _LOOK_LEAD, _LOOK_MATCH
+
+    folder = SHARED / "gcg"
+    if not folder.is_dir():
+        return {"skipped": "../shared/gcg not present"}
+    games = sorted(folder.glob("*.gcg"))
+    values = {k: str(v) for k, v in get_tileset("en").values.items()}
+    tally = {"pairs": 0, "no_lattice": 0, "right_taken": 0, "right_not_taken": 0, "wrong_taken": 0,
+             "wrong_not_taken": 0, "right_matches": [], "wrong_matches": []}
+    for seed0 in ((10,) if quick else (10, 40)):
+        for gi in range(14):
+            path = games[(seed0 + gi) % len(games)]
+            try:
+                game = read_gcg(path)
+                turns = true_turns(gcg_to_events(game))
+            except Exception:     # a record the table cannot replay: not a pair for this
+                continue
+            if game.tileset != "en":
+                continue
+            rng = np.random.default_rng(seed0 * 100 + gi)
+            fonts = font_paths("train" if gi % 2 else "heldout")
+            ts, bs = random_tile_style(rng, fonts), random_board_style(rng)
+            cam = random_camera(rng, (1920, 1080), True)
+            background = random_background(rng, (1080, 1920))
+            shift = tuple(float(v) for v in np.clip(rng.normal(0, 0.07, 2), -0.2, 0.2))
+            layout_seed = int(rng.integers(1 << 30))
+            prev = None
+            for i in range(0, min(len(turns), 24), 4):
+                top, corners, _ = render_top(board_labels(turns[i].board), bs, ts,
+                                               np.random.default_rng(layout_seed), shift=shift, values=values)
+                frame, truth = photograph(top, corners, cam, np.random.default_rng(int(rng.integers(1 << 30))),
+                                          background)
+                frame = black_and_white(frame)
+                if prev is not None:
+                    off = prev[1] + rng.normal(0, 0.15 * cell_size(prev[1]), (4, 2))
+                    tally["pairs"] += 1
+                    try:
+                        loc = locate_by_look(frame, board_look(prev[0], off), path.name)
+                    except VisionError:
+                        tally["no_lattice"] += 1
+                    else:
+                        m, lead = loc.details["match"], loc.details["lead"]
+                        kind = "right" if corner_error(loc.corners, truth) <= 0.5 else "wrong"
+                        taken = m >= _LOOK_MATCH and lead >= _LOOK_LEAD
+                        tally[f"{kind}_{'taken' if taken else 'not_taken'}"] += 1
+                        tally[f"{kind}_matches"].append(m)
+                prev = (frame, truth)
+    for kind in ("right", "wrong"):
+        m = tally.pop(f"{kind}_matches")
+        tally[f"{kind}_match_range"] = [min(m), max(m)] if m else None
+    tally["thresholds"] = {"match": _LOOK_MATCH, "lead": _LOOK_LEAD}
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark the board locator.")
     ap.add_argument("--quick", action="store_true", help="subset of frames")
     ap.add_argument("--out", type=Path, help="folder for overlays / contact sheet / results.json")
-    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed"],
+    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed", "look"],
                     action="append")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    parts = args.only or ["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed"]
+    parts = args.only or ["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed", "look"]
     results = {}
     if "quanyuan" in parts:
         results["quanyuan"] = bench_quanyuan(args.quick)
@@ -351,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         results["no_board"] = bench_no_board()
     if "synthetic" in parts:
         results["synthetic"] = bench_synthetic(6 if args.quick else 20)
+    if "look" in parts:
+        results["found_again_by_its_look"] = bench_look(args.quick)
     if "speed" in parts:
         results["speed_1920x1080_one_core"] = bench_speed(8 if args.quick else 30)
     text = json.dumps(results, indent=2)
