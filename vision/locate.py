@@ -70,7 +70,8 @@ class BoardLocation:
 
     ``corners``: (4, 2) float array, image pixels, TL, TR, BR, BL of the 15x15 grid as seen on
     screen (turn with :meth:`rotated` once the upright side is known).  ``confidence``: 0..1.
-    ``method``: "auto", "markers", "profile" or "tracked".  ``image_size``: (width, height).
+    ``method``: "auto", "markers", "profile", "tracked" (also "still", "kept") or "look"
+    (:func:`locate_by_look`).  ``image_size``: (width, height).
     ``details``: figures for logs and benchmarks (cells found, pattern score, timings...).
     """
 

@@ -18,7 +18,7 @@ then follows it cheaply:
    the last photo checked against that look.
 
 ``update(image)`` returns a :class:`~vision.locate.BoardLocation` whose ``method`` says what
-happened ("tracked", "still", or the locator's own method after a relocation) and raises
+happened ("tracked", "still", "kept", "look", or the locator's own method after a relocation) and raises
 VisionError when the board cannot be found at all (hand over the whole board, camera knocked
 away...).  The corner order stays consistent between frames (a relocation is matched back to
 the previous order), so a reader's upright decision survives.
