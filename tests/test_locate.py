@@ -303,6 +303,29 @@ def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
     assert _snap(patches, np.diag([10.0, 10.0, 1.0])) is None
 
 
+@pytest.mark.parametrize("style,t", [("classic", -12), ("mattel", -20), ("wood", -30)])
+def test_patches_of_one_colour_range_are_those_whose_every_channel_stays_within_it(style, t):
+    """A pixel is in a patch (t < 0) when, after a 3x3 smoothing, the range of each of its
+    channels over its 3x3 neighbourhood is under -t: the patches found are exactly those of that
+    rule written out channel by channel."""
+    from vision.locate import _cell_blobs, _working
+
+    img, _ = _board(style, 3, tilt_deg=25, rotation_deg=30)
+    small, _ = _working(img)
+    k3 = np.ones((3, 3), np.uint8)
+    ranges = cv2.morphologyEx(cv2.GaussianBlur(small, (3, 3), 0), cv2.MORPH_GRADIENT, k3)
+    mask = cv2.erode((ranges.max(axis=2) < -t).astype(np.uint8), k3)
+    n, _, st, cen = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area, bw, bh = st[:, 4], st[:, 2], st[:, 3]
+    ok = ((area >= 12) & (area <= mask.size / 150) & (area >= 0.5 * bw * bh)
+          & (np.maximum(bw, bh) <= 2.5 * np.minimum(bw, bh)))
+    ok[0] = False
+    assert ok.sum() > 50                      # squares found: the comparison means something
+    centres, sizes = _cell_blobs(small, t)
+    assert sorted(map(tuple, centres.round(6))) == sorted(map(tuple, cen[ok].round(6)))
+    assert sorted(sizes.round(6)) == sorted((np.sqrt(area[ok]) + 2.0).round(6))
+
+
 def test_board_half_out_of_the_picture():
     img, truth = _board("classic", 4, tilt_deg=10, rotation_deg=5, tiles=0.0, offset=(0.7, 0.0), fill=0.7)
     assert truth[:, 0].max() > img.shape[1]  # the grid really runs off the right edge

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.pixels import percentiles_u8
+from vision.pixels import percentile_linear, percentiles_u8
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -26,3 +26,21 @@ def test_percentiles_refuse_what_is_not_an_8_bit_picture():
         percentiles_u8(np.zeros((4, 4), np.float32), (50,))
     with pytest.raises(ValueError, match="non-empty"):
         percentiles_u8(np.zeros((0, 4), np.uint8), (50,))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_percentile_of_floats_is_numpys_linear_percentile_to_the_bit(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    a = (rng.random(n) * rng.choice([1.0, 300.0, 1e4])).astype(rng.choice([np.float32, np.float64]))
+    if seed % 3 == 0:
+        a = np.round(a)                                  # ties
+    if seed % 4 == 0:
+        a = a.reshape(-1, 1)[::2]                        # a strided view, as blur_width passes
+    for q in (0.0, 5.0, 25.0, 50.0, 95.0, 99.5, 100.0, float(rng.random() * 100)):
+        assert percentile_linear(a, q) == float(np.percentile(a, q))
+
+
+def test_percentile_of_nothing_is_refused():
+    with pytest.raises(ValueError, match="non-empty"):
+        percentile_linear(np.zeros(0, np.float32), 50)

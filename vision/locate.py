@@ -199,9 +199,12 @@ def _cell_blobs(small: np.ndarray, t: int = 14, k: int = 9) -> tuple[np.ndarray,
         dev = d[:, :, 0].astype(np.uint16) + d[:, :, 1] + d[:, :, 2]
         uniform = dev < t
     else:
-        b, g, r = cv2.split(cv2.morphologyEx(cv2.GaussianBlur(small, (3, 3), 0), cv2.MORPH_GRADIENT, _K3))
-        uniform = cv2.max(cv2.max(b, g), r) < -t
-    mask = cv2.erode(uniform.astype(np.uint8), _K3)  # erosion cuts thin bridges and specks
+        # every channel's range under -t: one inRange over the three channels (0 / 255), the
+        # same mask as the channels' maximum compared, without splitting them
+        grad = cv2.morphologyEx(cv2.GaussianBlur(small, (3, 3), 0), cv2.MORPH_GRADIENT, _K3)
+        top = -t - 1
+        uniform = cv2.inRange(grad, (0, 0, 0), (top, top, top)) if grad.ndim == 3 else cv2.inRange(grad, 0, top)
+    mask = cv2.erode(uniform.view(np.uint8), _K3)  # erosion cuts thin bridges and specks
     n, _, st, cen = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     area, bw, bh = st[:, 4], st[:, 2], st[:, 3]
     ok = ((area >= 12) & (area <= mask.size / 150) & (area >= 0.5 * bw * bh)

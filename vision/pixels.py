@@ -45,3 +45,27 @@ def percentiles_u8(img: np.ndarray, qs: Iterable[float]) -> list[float]:
         hi = int(np.searchsorted(cum, min(i + 1, n - 1), side="right"))
         out.append(lo + (pos - i) * (hi - lo))
     return out
+
+
+def percentile_linear(a: np.ndarray, q: float) -> float:
+    """``float(np.percentile(a, q))`` (linear interpolation) for a float array without NaNs.
+
+    The same arithmetic as numpy's, in the same order and precision, from one partial sort
+    (numpy's own call costs ~0.4 ms in checks and copies on a few tens of thousands of values,
+    this ~0.07 ms)."""
+    flat = np.ascontiguousarray(a).ravel()
+    n = flat.size
+    if n == 0:
+        raise ValueError("percentile_linear needs a non-empty array")
+    quantile = q / 100
+    virtual = (n - 1) * quantile                  # numpy's 'linear' method
+    lo = int(math.floor(virtual))
+    if lo >= n - 1:
+        return float(np.max(flat))
+    if lo < 0:
+        return float(np.min(flat))
+    part = np.partition(flat, [lo, lo + 1])
+    below, above = part[lo], part[lo + 1]
+    gamma = float(virtual - lo)
+    diff = above - below
+    return float(below + diff * gamma if gamma < 0.5 else above - diff * (1 - gamma))

@@ -53,7 +53,7 @@ from vision import letters as L
 from vision import onnx_cnn
 from vision.errors import VisionError
 from vision.geometry import PREMIUM_LAYOUT, mirror_rectified, turn_rectified
-from vision.pixels import colourless, percentiles_u8
+from vision.pixels import colourless, percentile_linear, percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
 #: squares carry print ("TRIPLE WORD SCORE", "DL", a star) that can look like letters, so only
@@ -2954,12 +2954,12 @@ def blur_width(gray: np.ndarray) -> float:
     m0 = gradient(g)
     # edges worth measuring: local peaks of the gradient, at least 0.3 of the strongest (99.5th
     # percentile: a few glints aside) and 40 (Sobel units: a 10-level step) however faint the picture
-    floor = max(40.0, 0.3 * float(np.percentile(m0[::4, ::4], 99.5)))
-    peaks = (m0 > floor) & (m0 >= cv2.dilate(m0, np.ones((3, 3), np.uint8)))
-    if int(peaks.sum()) < 50:
+    floor = max(40.0, 0.3 * percentile_linear(m0[::4, ::4], 99.5))
+    peaks = np.flatnonzero((m0 > floor) & (m0 >= cv2.dilate(m0, np.ones((3, 3), np.uint8))))
+    if len(peaks) < 50:
         return 0.0
     m1 = gradient(cv2.GaussianBlur(g, (0, 0), FOCUS_REBLUR))
-    r = np.clip(m1[peaks] / m0[peaks], 0.01, 0.99)
+    r = np.clip(m1.ravel()[peaks] / m0.ravel()[peaks], 0.01, 0.99)
     return float(np.median(FOCUS_REBLUR * r / np.sqrt(1 - r * r)))
 
 
