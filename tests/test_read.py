@@ -2093,16 +2093,47 @@ def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, m
     fresh = np.ones((15, 15), bool)
     shown = [row.replace("J", "I").replace("E", "F") for row in LABELS]     # J shown I, E shown F
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
-    asked = reader._faint_stroke_lost(an, 1, fresh, shown)
+    sure = np.ones((15, 15), np.float32)                 # shown surely: only a fuller letter counts
+    asked = reader._faint_stroke_lost(an, 1, fresh, shown, sure)
     assert asked.get((5, 11)) == "J" and asked.get((2, 6)) == "J"            # every I whose low cut reads J
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [e_glyph])
-    assert reader._faint_stroke_lost(an, 1, fresh, shown).get((3, 7)) == "E"
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((3, 7)) == "E"
     # cut low, the letter shown reads as itself: it stands
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [i_glyph])
-    assert reader._faint_stroke_lost(an, 1, fresh, shown) == {}
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
     # squares kept from the previous frame are not asked again
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
-    assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown) == {}
+    assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown, sure) == {}
+
+
+def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_asked_about(pictures, monkeypatch):
+    # a serif U's hairline stem faded under blur: the thick stem alone is read I, not surely;
+    # cut lower, the hairline comes back and the whole letter reads U
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    u_glyph, x_glyph = an.glyph(1, 2, 5), an.glyph(1, 6, 7)           # the U of QUIZ, the X of WAX
+    assert LABELS[2][5] == "U" and LABELS[6][7] == "X"
+    fresh = np.ones((15, 15), bool)
+    shown = [row[:5] + "I" + row[6:] if r == 2 else row for r, row in enumerate(LABELS)]   # the U shown I
+    conf = np.ones((15, 15), np.float32)
+    conf[2, 5] = R.FAINT_DOUBT - 0.1
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [u_glyph])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {(2, 5): "U"}
+    # shown surely, it stands: cut that low a sure S or R fills in and reads B
+    conf[2, 5] = R.FAINT_DOUBT + 0.05
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
+    conf[2, 5] = R.FAINT_DOUBT - 0.1
+    # cut low, it reads as itself, or as no letter: it stands
+    shown_u = LABELS
+    assert reader._faint_stroke_lost(an, 1, fresh, shown_u, conf) == {}
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
+    # another letter read, but not surely (the X's glyph reads X surely: check the rule asks it)
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {(2, 5): "X"}
+    monkeypatch.setattr(R, "FAINT_SURE", 1.01)
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
 
 
 def _benchmark_board(seed: int, nth: int, face: str, with_reference: bool = False):

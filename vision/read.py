@@ -981,6 +981,14 @@ JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or m
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 FAINT_FULLER = {"I": "LJT", "F": "E"}     # letters that are these less a stroke (_faint_stroke_lost)
 FAINT_CUT, FAINT_SURE = 0.1, 0.9           # ... whose ink cut this low reads the fuller one this surely: '#'
+# ... and any letter shown with under FAINT_DOUBT whose ink cut that low reads another letter that
+# surely: a serif U's hairline stem, a light K's arms faded under blur leave a stem read I or J.
+# Tuning boards (seeds 7500-9700, 1,440 boards, six rows): 2 wrong letters asked (U read I at
+# 0.61, H read J at 0.58), no right one; asked of every letter, 1 wrong more (a Q read G at 0.96)
+# for 33 right letters (0.81-0.99: cut that low a sure S or R fills in to a B, a P to an R).
+# Checked on 1,440 more (seeds 10000-11800): 3 wrong letters asked (G read C, Y read V, N read L,
+# 0.68-0.74), one right (a P at 0.71).  Cut also at 0.2 and 0.15: a Y read J more, a P more asked
+FAINT_DOUBT = 0.75
 # A tile still in doubt whose ink, sharpened (the ink plus SHARPEN_GAIN times its difference from
 # itself blurred by SHARPEN_SIGMA px, at CELL px a square), cut as usual reads the letter already
 # guessed this surely is shown as that letter (_sharpened).  Stronger sharpening (2.0, 1.5)
@@ -1676,7 +1684,7 @@ class BoardReader:
         if cells:
             for r, c in self._bar_beside_a_letter(an, pol, fresh, out_labels, conf):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
-            for (r, c), fuller in self._faint_stroke_lost(an, pol, fresh, out_labels).items():
+            for (r, c), fuller in self._faint_stroke_lost(an, pol, fresh, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, fuller, "unsure"
             for (r, c), other in self._sharpened_reads_another(an, pol, fresh, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
@@ -2199,28 +2207,39 @@ class BoardReader:
         P, classes = self._classify(glyphs, True)
         return glyphs, owner, P, classes
 
-    def _faint_stroke_lost(self, an: Analysis, pol: int, fresh: np.ndarray, labels) -> dict:
+    def _faint_stroke_lost(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> dict:
         """{square: the fuller letter} for squares shown as a letter that is another less a stroke
         (FAINT_FULLER: I an L, J or T; F an E) whose ink cut at FAINT_CUT of its strongest reads
         that fuller letter with FAINT_SURE or more.  A face of thick stems and thin horizontals
         (FreeSerif Bold) loses an L's foot and an E's bottom bar at the usual cut under blur, and
         the stem alone reads I surely; cut lower, the faint stroke comes back.  Such squares are
         asked about (their guess the fuller letter), not shown either way: a right I cut that low
-        can pick up a neighbour's edge."""
+        can pick up a neighbour's edge.
+
+        The same for any letter shown with under FAINT_DOUBT whose cut that low reads another
+        letter of the set with FAINT_SURE or more (a serif U's hairline stem or a light K's arms
+        lost under blur: the other stem alone is read I or J, not surely).  Not for letters
+        shown surer: cut that low the counters of a sure S, R or P fill in and read B or R."""
         cand = [(r, c) for r in range(GRID) for c in range(GRID)
-                if fresh[r, c] and labels[r][c] in FAINT_FULLER]
+                if fresh[r, c] and labels[r][c] not in (EMPTY, COVERED, BLANK)
+                and (labels[r][c] in FAINT_FULLER or conf[r, c] < FAINT_DOUBT)]
         owner, glyphs = _cut_at(an, pol, cand, FAINT_CUT)
         if not glyphs:
             return {}
         P, classes = self._classify(glyphs, True)
         out = {}
         for rc, p in zip(owner, P):
-            fuller = [ch for ch in FAINT_FULLER[labels[rc[0]][rc[1]]] if ch in classes]
-            if not fuller:
-                continue
-            best = max(fuller, key=lambda ch: float(p[classes.index(ch)]))
-            if float(p[classes.index(best)]) >= FAINT_SURE:
-                out[rc] = best
+            shown = labels[rc[0]][rc[1]]
+            fuller = [ch for ch in FAINT_FULLER.get(shown, "") if ch in classes]
+            if fuller:
+                best = max(fuller, key=lambda ch: float(p[classes.index(ch)]))
+                if float(p[classes.index(best)]) >= FAINT_SURE:
+                    out[rc] = best
+                    continue
+            if conf[rc] < FAINT_DOUBT:
+                j = int(np.argmax(p))
+                if classes[j] in self.letters and classes[j] != shown and float(p[j]) >= FAINT_SURE:
+                    out[rc] = classes[j]
         return out
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
