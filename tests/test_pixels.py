@@ -41,6 +41,8 @@ def test_percentile_of_floats_is_numpys_linear_percentile_to_the_bit(seed):
         assert percentile_linear(a, q) == float(np.percentile(a, q))
 
 
-def test_percentile_of_nothing_is_refused():
+def test_percentile_of_nothing_or_outside_0_to_100_is_refused():
     with pytest.raises(ValueError, match="non-empty"):
         percentile_linear(np.zeros(0, np.float32), 50)
+    with pytest.raises(ValueError, match="within 0 and 100"):
+        percentile_linear(np.ones(4, np.float32), 101)

@@ -203,7 +203,7 @@ def _cell_blobs(small: np.ndarray, t: int = 14, k: int = 9) -> tuple[np.ndarray,
         # same mask as the channels' maximum compared, without splitting them
         grad = cv2.morphologyEx(cv2.GaussianBlur(small, (3, 3), 0), cv2.MORPH_GRADIENT, _K3)
         top = -t - 1
-        uniform = cv2.inRange(grad, (0, 0, 0), (top, top, top)) if grad.ndim == 3 else cv2.inRange(grad, 0, top)
+        uniform = cv2.inRange(grad, (0, 0, 0), (top, top, top))
     mask = cv2.erode(uniform.view(np.uint8), _K3)  # erosion cuts thin bridges and specks
     n, _, st, cen = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     area, bw, bh = st[:, 4], st[:, 2], st[:, 3]

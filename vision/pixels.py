@@ -57,13 +57,13 @@ def percentile_linear(a: np.ndarray, q: float) -> float:
     n = flat.size
     if n == 0:
         raise ValueError("percentile_linear needs a non-empty array")
+    if not 0 <= q <= 100:
+        raise ValueError(f"percentile_linear: q must be within 0 and 100, not {q}")
     quantile = q / 100
     virtual = (n - 1) * quantile                  # numpy's 'linear' method
     lo = int(math.floor(virtual))
     if lo >= n - 1:
         return float(np.max(flat))
-    if lo < 0:
-        return float(np.min(flat))
     part = np.partition(flat, [lo, lo + 1])
     below, above = part[lo], part[lo + 1]
     gamma = float(virtual - lo)
