@@ -20,6 +20,7 @@ the square model's other nets (numpy reads it: PyTorch is only for training).
     .venv/bin/pip install torch==2.13.0                      # CPU build, not part of the set-up
     .venv/bin/python calibration/train_square_look.py        # ~20 min rendering + ~6 min fitting, 2 cores
     .venv/bin/python calibration/train_square_look.py --quick --out /tmp/look   # smoke test
+    .venv/bin/python calibration/train_square_look.py --grey     # the look for a black-and-white camera
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import read as R  # noqa: E402
 from vision.render import font_paths  # noqa: E402
+from vision.pixels import black_and_white  # noqa: E402
 from calibration.train_letters import Pool, scene_rect  # noqa: E402
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -53,7 +55,7 @@ def kind_of(label: str, covered: float) -> int:
 
 def _look_job(args):
     """Squares the second look is asked about on ``n`` rendered boards, read cold and with a reference."""
-    seed, n, role, deluxe, first = args
+    seed, n, role, deluxe, first, grey = args
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
@@ -65,6 +67,8 @@ def _look_job(args):
         sc, rect, ref = scene_rect(rng, fonts, LETTERS, with_reference=True, n_tiles=int(rng.integers(0, 120)),
                                    hands=int(rng.integers(0, 3)) if rng.random() < 0.4 else 0, blank_rate=0.12,
                                    hard=hard, values=values, deluxe_blanks=deluxe)
+        if grey:                                 # a black-and-white camera: the frame's lightness
+            rect, ref = black_and_white(rect), black_and_white(ref)
         try:
             an = R.Analysis(rect)
             R._check_picture(an)
@@ -79,7 +83,7 @@ def _look_job(args):
             pol = reader.decide_polarity(an)
             reader.polarity = pol
             X = reader._features(R.Analysis(rect) if with_ref else an, pol, cells)[0]
-            P = squares.probabilities(X, with_ref, False)
+            P = squares.probabilities(X, with_ref, grey)
             T = reader.tile_lab
             meta = R.look_meta(X, P, with_ref, T is not None)
             for i, (r, c) in enumerate(cells):
@@ -96,13 +100,15 @@ def _look_job(args):
     return {k: np.array(v) for k, v in out.items()}
 
 
-def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.0, first: Path | None = None) -> dict:
+def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.0, first: Path | None = None,
+              grey: bool = False) -> dict:
     """``first``: the square model whose first look decides what the second is asked about (the
-    committed one by default)."""
+    committed one by default).  ``grey``: the boards seen by a black-and-white camera, the first
+    look's own nets for pictures without colour deciding."""
     per = max(1, n_boards // jobs)
     first = first or R.SQUARES_PATH
     with Pool(jobs) as p:
-        parts = p.map(_look_job, [(seed + i, per, role, deluxe, str(first)) for i in range(jobs)])
+        parts = p.map(_look_job, [(seed + i, per, role, deluxe, str(first), grey) for i in range(jobs)])
     return {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
 
 
@@ -227,6 +233,8 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, default=R.SQUARES_PATH.parent,
                     help="folder of the squares.npz to add the second look to (default: the committed one)")
     ap.add_argument("--quick", action="store_true", help="a few boards and one epoch (a smoke test)")
+    ap.add_argument("--grey", action="store_true", help="the second look for pictures without colour (a "
+                    "black-and-white camera): boards made grey, saved as the net look_grey")
     a = ap.parse_args(argv)
     if a.quick:
         a.boards, a.check_boards, a.epochs = 8, 4, 1
@@ -235,16 +243,17 @@ def main(argv=None) -> None:
     # the square model the look goes into (its first look decides what the look is asked about)
     base = a.out / "squares.npz" if (a.out / "squares.npz").exists() else R.SQUARES_PATH
     print(f"rendering {a.boards} boards (first look of {base}) ...", flush=True)
-    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks, base)
-    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks, base)
+    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks, base, a.grey)
+    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks, base, a.grey)
     print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
           f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
     x, vx = channels(d), channels(v)
     check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed)
     width = len(R.FEATURES) + len(R.REF_FEATURES)
     first = v["meta"][:, width:width + 4]
-    model = R.SquareModel({**R.SquareModel.load(base).nets, "look": net})
-    second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"])
+    name = R.LOOK_NETS[a.grey]
+    model = R.SquareModel({**R.SquareModel.load(base).nets, name: net})
+    second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], net=name)
     err = float(np.abs(second[:len(check)] - check).max())
     print(f"  numpy reads as PyTorch did: largest probability difference {err:.1e}", flush=True)
     if err > 1e-3:

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 
 ROWS = (("hard", "train", True), ("std", "train", False), ("unseen", "heldout", True))
-ROW_ORDER = [f"{name}_{ref}" for name, _, _ in ROWS for ref in ("cold", "ref")]
+ROW_ORDER = [f"{name}_{ref}" for name, _, _ in ROWS for ref in ("cold", "ref")] + [f"grey_{name}" for name, _, _ in ROWS]
 DEFAULT_SEEDS = (7500, 7700, 8100, 8300)
 REPORT_SEEDS = (range(5000, 5200), range(6000, 6200))
 DEFAULT_OUT = Path(os.environ.get("TMPDIR", "/tmp")) / "tc_tune"
@@ -46,8 +46,10 @@ def check_seed(seed: int) -> None:
                              "tune on other seeds, e.g. 7500, 7700, 8100, 8300")
 
 
-def read_rows(root: Path, seed: int, boards: int, models: Path | None) -> list[dict]:
-    """Each board of the six values rows of ``seed``, read by the code under ``root``."""
+def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: bool = False) -> list[dict]:
+    """Each board of the six values rows of ``seed``, read by the code under ``root``; with
+    ``grey``, the three cold rows made grey instead (as ``bench_read.py --only grey``: a
+    black-and-white camera), rows ``grey_hard``, ``grey_std`` and ``grey_unseen``."""
     sys.path[:0] = [str(root), str(root / "scripts")]
     import cv2
     cv2.setNumThreads(1)
@@ -92,10 +94,10 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None) -> list[d
     seeded = Seeded()
     seeded.seed = seed
     for name, role, hard in ROWS:
-        for ref in (False, True):
-            now.update(row=f"{name}_{'ref' if ref else 'cold'}", board=0)
+        for ref in ((False,) if grey else (False, True)):
+            now.update(row=f"grey_{name}" if grey else f"{name}_{'ref' if ref else 'cold'}", board=0)
             B.bench_renders(boards, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
-                            printed=B.EN_VALUES, read_values=True)
+                            printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
     return out
 
 
@@ -208,6 +210,8 @@ def main(argv=None) -> int:
     run.add_argument("--boards", type=int, default=40, help="boards a row and seed")
     run.add_argument("--models", type=Path, default=None, help="a folder of models to read with instead")
     run.add_argument("--jobs", type=int, default=2)
+    run.add_argument("--grey", action="store_true", help="the three cold rows made grey (a black-and-white "
+                     "camera) instead of the six colour rows")
     run.add_argument("--out", type=Path, default=DEFAULT_OUT)
     run.add_argument("--one-seed", type=int, default=None, help=argparse.SUPPRESS)   # a worker's own seed
     cmp = sub.add_parser("compare", help="compare two runs board by board")
@@ -237,7 +241,7 @@ def main(argv=None) -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     if a.one_seed is not None:
         os.chdir(a.root)
-        records = read_rows(a.root.resolve(), a.one_seed, a.boards, a.models)
+        records = read_rows(a.root.resolve(), a.one_seed, a.boards, a.models, a.grey)
         (a.out / f"{a.tag}_{a.one_seed}.json").write_text(json.dumps(records))
         return 0
     # each seed in a process of its own (the code under --root is imported there), --jobs at a time
@@ -248,6 +252,7 @@ def main(argv=None) -> int:
             seed = pending.pop(0)
             cmd = [sys.executable, __file__, "run", a.tag, "--root", str(a.root), "--boards", str(a.boards),
                    "--out", str(a.out), "--one-seed", str(seed)] + (["--models", str(a.models)] if a.models else [])
+            cmd += ["--grey"] if a.grey else []
             running.append(subprocess.Popen(cmd))
         done = running.pop(0)
         if done.wait() != 0:

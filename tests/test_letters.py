@@ -564,24 +564,28 @@ def test_onnxruntime_gives_the_numpy_networks_numbers(path):
 
 
 @pytest.mark.skipif(not onnx_cnn.available(), reason="onnxruntime is not installed here")
-def test_onnxruntime_gives_the_square_models_second_look_its_numpy_numbers(monkeypatch):
-    # the second look (a square's 9-channel picture, vision.read.SquareModel.look) is the same
-    # network over more channels: written as an ONNX graph it gives the numpy numbers, and the
-    # square model switches to it once the process has read enough (as the letter CNN does)
+@pytest.mark.parametrize("net", ["look", "look_grey"])
+def test_onnxruntime_gives_the_square_models_second_look_its_numpy_numbers(monkeypatch, net):
+    # the second look (a square's 9-channel picture, vision.read.SquareModel.look; the colour
+    # pictures' and the grey ones') is the same network over more channels: written as an ONNX
+    # graph it gives the numpy numbers, and the square model switches to it once the process
+    # has read enough (as the letter CNN does), each look with a session of its own
     squares = R.SquareModel.load()
-    p = squares.nets["look"]
+    p = squares.nets[net]
     rng = np.random.default_rng(6)
     session = onnx_cnn.OnnxLook(p, R.LOOK, 9)
     for n in (1, 17):
         pictures = rng.random((n, R.LOOK, R.LOOK, 9)).astype(np.float32)
         meta = (rng.normal(size=(n, p["mmean"].size)) * p["mstd"] + p["mmean"]).astype(np.float32)
-        assert np.allclose(session(pictures, meta), squares.look_logits(pictures, meta), atol=1e-4)
+        assert np.allclose(session(pictures, meta), squares.look_logits(pictures, meta, net), atol=1e-4)
     started = R.SquareModel(squares.nets)
     monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)
-    q = started.look(pictures, meta)
-    lg = squares.look_logits(pictures, meta)
+    q = started.look(pictures, meta, net=net)
+    lg = squares.look_logits(pictures, meta, net)
     e = np.exp(lg - lg.max(axis=1, keepdims=True))
-    assert started._onnx and np.allclose(q, e / e.sum(axis=1, keepdims=True), atol=1e-5)
+    assert np.allclose(q, e / e.sum(axis=1, keepdims=True), atol=1e-5)
+    assert (started._onnx_grey if net == "look_grey" else started._onnx)
+    assert (started._onnx if net == "look_grey" else started._onnx_grey) is None   # the other not started
 
 
 @pytest.mark.parametrize("engine", ["numpy", "onnxruntime"])

@@ -1207,7 +1207,7 @@ def _reader_with_square_kinds(kind_of, reference=None) -> R.BoardReader:
         return real(an, pol, cells)
 
     class Squares:
-        has_look = False                  # the kinds given are the answer: no second look
+        has_look = has_grey_look = False  # the kinds given are the answer: no second look
 
         def probabilities(self, X, with_reference, grey=False):
             return np.array([SURE[k] if isinstance(k, str) else k for k in map(kind_of, order)])
@@ -2325,7 +2325,8 @@ def test_the_square_model_reads_a_picture_without_colour_with_its_grey_nets_wher
     rng = np.random.default_rng(0)
     x = rng.normal(size=(5, base.nets["cold"]["mean"].shape[0])).astype(np.float32)
     xr = rng.normal(size=(5, base.nets["ref"]["mean"].shape[0])).astype(np.float32)
-    plain = R.SquareModel({k: v for k, v in base.nets.items() if k not in R.SquareModel.GREY and k != "look"})
+    plain = R.SquareModel({k: v for k, v in base.nets.items()
+                           if k not in R.SquareModel.GREY and k not in R.LOOK_NETS.values()})
     # without grey nets a grey picture is read with the colour ones
     assert np.allclose(plain.probabilities(x, False, grey=True), plain.probabilities(x, False))
     assert np.allclose(plain.probabilities(xr, True, grey=True), plain.probabilities(xr, True))
@@ -2479,15 +2480,17 @@ def _naive_look(p: dict, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def test_the_second_look_reads_as_its_network_is_written():
+@pytest.mark.parametrize("grey", [False, True], ids=["colour", "grey"])
+def test_the_second_look_reads_as_its_network_is_written(grey):
     model = R.default_square_model()
-    assert model.has_look
+    assert model.has_grey_look if grey else model.has_look
+    net = R.LOOK_NETS[grey]
     rng = np.random.default_rng(3)
     pictures = rng.normal(0, 0.5, (5, R.LOOK, R.LOOK, 9)).astype(np.float32)
     meta = rng.normal(0, 1, (5, len(R.FEATURES) + len(R.REF_FEATURES) + 6)).astype(np.float32)
-    got = model.look(pictures, meta)
+    got = model.look(pictures, meta, net=net)
     assert got.shape == (5, len(R.KINDS))
-    np.testing.assert_allclose(got, _naive_look(model.nets["look"], pictures, meta), atol=1e-5)
+    np.testing.assert_allclose(got, _naive_look(model.nets[net], pictures, meta), atol=1e-5)
 
 
 def _first_look_only(monkeypatch):
@@ -2495,8 +2498,8 @@ def _first_look_only(monkeypatch):
     asked = []
     width = len(R.FEATURES) + len(R.REF_FEATURES)
 
-    def look(self, pictures, meta):
-        asked.append(meta[:, width:width + 4].copy())
+    def look(self, pictures, meta, net="look"):
+        asked.append((net, meta[:, width:width + 4].copy()))
         return meta[:, width:width + 4].copy()
 
     monkeypatch.setattr(R.SquareModel, "look", look)
@@ -2504,7 +2507,7 @@ def _first_look_only(monkeypatch):
 
 
 def _first_look_model() -> R.SquareModel:
-    return R.SquareModel({k: v for k, v in R.default_square_model().nets.items() if k != "look"})
+    return R.SquareModel({k: v for k, v in R.default_square_model().nets.items() if k not in R.LOOK_NETS.values()})
 
 
 def test_the_second_look_is_asked_only_about_squares_the_first_is_in_doubt_of(pictures, monkeypatch):
@@ -2513,16 +2516,23 @@ def test_the_second_look_is_asked_only_about_squares_the_first_is_in_doubt_of(pi
     asked = _first_look_only(monkeypatch)
     again = R.BoardReader(ENGLISH).read(board)
     assert again.labels == plain.labels             # answered as the first look: the same reading
-    first = np.concatenate(asked) if asked else np.zeros((0, 4))
+    assert {net for net, _ in asked} <= {"look"}
+    first = np.concatenate([p for _, p in asked]) if asked else np.zeros((0, 4))
     assert ((first[:, R._BLANK_KIND] >= R.LOOK_BLANK) | (first.max(axis=1) < R.LOOK_UNSURE)).all()
     assert len(first) < 40                         # not the whole board: its sure squares are not looked at
 
 
-def test_a_picture_without_colour_gets_no_second_look(pictures, monkeypatch):
-    # the second look learnt on colour pictures; a black-and-white camera's have their own nets
+def test_a_picture_without_colour_gets_the_second_look_learnt_on_such_pictures(pictures, monkeypatch):
+    # the colour look never saw a grey picture; a black-and-white camera's has its own net,
+    # asked about the squares the grey first look doubts -- and none where the model has no
+    # grey look
     board, _ = pictures
     asked = _first_look_only(monkeypatch)
     R.BoardReader(ENGLISH).read(black_and_white(board))
+    assert asked and {net for net, _ in asked} == {R.LOOK_NETS[True]}
+    asked.clear()
+    colour_look_only = R.SquareModel({k: v for k, v in R.default_square_model().nets.items() if k != R.LOOK_NETS[True]})
+    R.BoardReader(ENGLISH, squares=colour_look_only).read(black_and_white(board))
     assert asked == []
 
 
@@ -2567,9 +2577,9 @@ def test_a_letter_read_clearly_on_a_square_is_not_made_a_blank_by_the_second_loo
 
     first_look_again = R.BoardReader._look_again
 
-    def look_again(self, an, cells, X, P, board_lab):
+    def look_again(self, an, cells, X, P, board_lab, *grey):
         p_letter.update((rc, float(X[i, R.FEATURES.index("p_letter")])) for i, rc in enumerate(cells))
-        return first_look_again(self, an, cells, X, P, board_lab)
+        return first_look_again(self, an, cells, X, P, board_lab, *grey)
 
     monkeypatch.setattr(R.SquareModel, "look", look)
     monkeypatch.setattr(R.BoardReader, "_look_again", look_again)
@@ -2588,10 +2598,10 @@ def test_a_square_with_some_letter_read_is_made_a_blank_only_by_a_sure_second_lo
     asked = {}
     first_look_again = R.BoardReader._look_again
 
-    def look_again(self, an, cells, X, P, board_lab):
+    def look_again(self, an, cells, X, P, board_lab, *grey):
         doubt = (P[:, R._BLANK_KIND] >= R.LOOK_BLANK) | (P.max(axis=1) < R.LOOK_UNSURE)
         asked.update((rc, float(X[i, R.FEATURES.index("p_letter")])) for i, rc in enumerate(cells) if doubt[i])
-        return first_look_again(self, an, cells, X, P, board_lab)
+        return first_look_again(self, an, cells, X, P, board_lab, *grey)
 
     def read(blank):
         monkeypatch.setattr(R.SquareModel, "look", lambda self, pictures, meta: np.tile([0, 1 - blank, blank, 0],

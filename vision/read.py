@@ -194,8 +194,9 @@ class SquareModel:
     def __init__(self, nets: dict):
         self.nets = {k: {n: np.asarray(a, np.float32) for n, a in v.items()} for k, v in nets.items()}
         # the second look in onnxruntime (vision.onnx_cnn), started with the letter CNN's: None
-        # until then, False where it is not available
+        # until then, False where it is not available; the grey pictures' look's beside it
         self._onnx = None
+        self._onnx_grey = None
 
     @classmethod
     def load(cls, path: str | Path = SQUARES_PATH) -> "SquareModel":
@@ -233,27 +234,39 @@ class SquareModel:
     def has_look(self) -> bool:
         return "look" in self.nets
 
-    def look(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
+    @property
+    def has_grey_look(self) -> bool:
+        """A second look learnt on pictures without colour (:data:`LOOK_NETS`)."""
+        return LOOK_NETS[True] in self.nets
+
+    def look(self, pictures: np.ndarray, meta: np.ndarray, net: str = "look") -> np.ndarray:
         """(n, 4) from the square model's second look: a small CNN over the squares' pictures
         (:func:`look_channels`' top-left LOOK x LOOK, (n, LOOK, LOOK, 9)) and their meta rows (feature row padded to
         the reference width, the first look's four probabilities, with-reference, tile colour
         known).  What a perceptron on summary numbers cannot see, it can: a tile's edge and the
-        gap round it, the shadow it casts, the square's print under a thin glare."""
-        p = self.nets["look"]
+        gap round it, the shadow it casts, the square's print under a thin glare.  ``net``: which
+        look (:data:`LOOK_NETS`: the one for pictures without colour is ``look_grey``)."""
+        p = self.nets[net]
         b = len(pictures)
-        if self._onnx is None and onnx_cnn.worth_starting(b):
-            self._onnx = onnx_cnn.session_for(p, look=(LOOK, pictures.shape[-1])) or False
-        if self._onnx and b:
-            lg = self._onnx(pictures, meta)
+        grey = net != "look"
+        sess = self._onnx_grey if grey else self._onnx
+        if sess is None and onnx_cnn.worth_starting(b):
+            sess = onnx_cnn.session_for(p, look=(LOOK, pictures.shape[-1])) or False
+            if grey:
+                self._onnx_grey = sess
+            else:
+                self._onnx = sess
+        if sess and b:
+            lg = sess(pictures, meta)
         else:
-            lg = self.look_logits(pictures, meta)
+            lg = self.look_logits(pictures, meta, net)
         lg -= lg.max(axis=1, keepdims=True)
         e = np.exp(lg)
         return e / e.sum(axis=1, keepdims=True)
 
-    def look_logits(self, pictures: np.ndarray, meta: np.ndarray) -> np.ndarray:
+    def look_logits(self, pictures: np.ndarray, meta: np.ndarray, net: str = "look") -> np.ndarray:
         """The second look's logits in numpy (where onnxruntime is not started or not here)."""
-        p = self.nets["look"]
+        p = self.nets[net]
         b = len(pictures)
         a1 = np.maximum(L.im2col(pictures, 5) @ p["k1"] + p["b1"], 0).reshape(b, LOOK, LOOK, -1)
         p1 = L.maxpool2(a1)
@@ -264,6 +277,10 @@ class SquareModel:
 
 
 LOOK = 24            # px a side of a square's picture in the second look (its crop at half size)
+# the second look's net for colour pictures and for pictures without colour (a black-and-white
+# camera: a blank and an empty square of its lightness differ only in the tile's edge, its
+# shadow, the grid line it hides, which the colour look, never shown a grey picture, misjudges)
+LOOK_NETS = {False: "look", True: "look_grey"}
 LOOK_BLANK = 0.02    # squares the first look gives a blank tile this much, or ...
 LOOK_UNSURE = 0.9    # ... no kind this much, are looked at again (what the second look learnt on)
 LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty or blank
@@ -1629,8 +1646,8 @@ class BoardReader:
         if cells:
             grey = colourless(an.small_bgr[::2, ::2])
             P = self.squares.probabilities(X, ref is not None, grey)
-            if self.squares.has_look and not grey:
-                self._look_again(an, cells, X, P, np.array(board_lab, np.float32))
+            if self.squares.has_grey_look if grey else self.squares.has_look:
+                self._look_again(an, cells, X, P, np.array(board_lab, np.float32), grey)
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
@@ -1786,9 +1803,11 @@ class BoardReader:
         self._prev = (an, reading)
         return reading
 
-    def _look_again(self, an: Analysis, cells, X: np.ndarray, P: np.ndarray, board_lab: np.ndarray) -> None:
+    def _look_again(self, an: Analysis, cells, X: np.ndarray, P: np.ndarray, board_lab: np.ndarray,
+                    grey: bool = False) -> None:
         """The square model's second look (:meth:`SquareModel.look`) at the squares its first
-        is in doubt about -- a blank tile or an empty square? -- replacing their rows of ``P``."""
+        is in doubt about -- a blank tile or an empty square? -- replacing their rows of ``P``.
+        ``grey``: a picture without colour, looked at by the look learnt on such pictures."""
         sel = np.nonzero((P[:, _BLANK_KIND] >= LOOK_BLANK) | (P.max(axis=1) < LOOK_UNSURE))[0]
         if not len(sel):
             return
@@ -1798,7 +1817,7 @@ class BoardReader:
         pics = look_channels(crops, board_lab[sel], self.tile_lab,
                              None if ref is None else look_crops(ref.rect, which))[:, :LOOK, :LOOK]
         meta = look_meta(X[sel], P[sel], ref is not None, self.tile_lab is not None)
-        Q = self.squares.look(pics, meta)
+        Q = self.squares.look(pics, meta, net=LOOK_NETS[True]) if grey else self.squares.look(pics, meta)
         # a letter read on the square is not emptied by its picture alone: a tile set of colours
         # the look never saw (pink letters on lime tiles, read along a colour axis, with a
         # reference) had a J read at 0.89 called an empty square at 0.79.  Nor made a blank, which
