@@ -2536,6 +2536,33 @@ def test_a_picture_without_colour_gets_the_second_look_learnt_on_such_pictures(p
     assert asked == []
 
 
+def test_the_grey_look_is_heard_only_where_the_first_look_gives_a_blank_some_weight():
+    # learnt on rendered boards only, the grey look took real empty squares' texture for a
+    # tile's edge (the jheidel photos made grey): where the first look gives a blank under
+    # GREY_LOOK_FROM its answer stands, whatever the look says
+    empty = black_and_white(R.as_board(board_picture(EMPTY, seed=1)[0]))
+    light, weighty = (4, 5), (10, 9)
+    assert R.PLAIN[light] and R.PLAIN[weighty]
+
+    def kinds(rc):
+        blank = {light: R.GREY_LOOK_FROM - 0.05, weighty: R.GREY_LOOK_FROM + 0.05}.get(rc)
+        return [0.95 - blank, 0.02, blank, 0.03] if blank is not None else "empty"
+
+    reader = _reader_with_square_kinds(kinds)
+    looked = []
+
+    def look(pictures, meta, net="look"):
+        looked.append(net)
+        return np.tile([0.0, 0.0, 1.0, 0.0], (len(meta), 1))     # "a blank", surely, everywhere
+
+    reader.squares.has_grey_look = True
+    reader.squares.look = look
+    rd = reader.read(empty, orient=False)
+    assert looked == [R.LOOK_NETS[True]]
+    assert rd.labels[light[0]][light[1]] == R.EMPTY           # the first look's answer stands
+    assert rd.labels[weighty[0]][weighty[1]] == R.BLANK       # the look's is taken
+
+
 def test_a_blank_of_nearly_the_boards_colour_is_left_to_the_players_by_the_first_look_and_read_by_the_second(pictures):
     # the maple blank at (8, 11) on a beige board: the first look is not sure enough to show it
     board, _ = pictures
