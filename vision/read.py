@@ -1810,6 +1810,13 @@ class BoardReader:
         is in doubt about -- a blank tile or an empty square? -- replacing their rows of ``P``.
         ``grey``: a picture without colour, looked at by the look learnt on such pictures."""
         sel = np.nonzero((P[:, _BLANK_KIND] >= LOOK_BLANK) | (P.max(axis=1) < LOOK_UNSURE))[0]
+        if grey:
+            # the grey look learnt on rendered boards only; on real photos made grey (the jheidel
+            # board) it took the texture of empty squares the first look was sure of for a tile's
+            # edge: 77 more empty squares shown as blanks, 350 more asked, on 53 photos.  It is
+            # asked only where the first look gives a blank GREY_LOOK_FROM or more (as did 84 of
+            # the 140 rendered blanks it made sure of on two tuning seeds)
+            sel = sel[P[sel, _BLANK_KIND] >= GREY_LOOK_FROM]
         if not len(sel):
             return
         ref = self.reference
@@ -1833,13 +1840,6 @@ class BoardReader:
         emptied, blanked = answer == _EMPTY_KIND, answer == _BLANK_KIND
         unsure_blank = blanked & (Q[:, _BLANK_KIND] < LOOK_SURE_BLANK)
         take = ~((letter >= LOOK_LETTER) & (emptied | blanked) | (letter >= LOOK_SOME_LETTER) & unsure_blank)
-        if grey:
-            # the grey look learnt on rendered boards only; on real photos made grey (the jheidel
-            # board) it took the texture of empty squares the first look was sure of for a tile's
-            # edge: 77 more empty squares shown as blanks, 350 more asked, on 53 photos.  It is
-            # heard only where the first look gives a blank GREY_LOOK_FROM or more (as did 99 of
-            # the 140 rendered blanks it made sure of on the tuning boards)
-            take &= P[sel, _BLANK_KIND] >= GREY_LOOK_FROM
         # squares it empties that the first look would not have shown empty: checked once the
         # board's sure letters are known (_emptied_with_a_tiles_border)
         self._looked_empty = {which[j] for j in np.nonzero(take & emptied & (P[sel, _EMPTY_KIND] < self.min_square))[0]}
