@@ -286,7 +286,7 @@ LOOK_UNSURE = 0.9    # ... no kind this much, are looked at again (what the seco
 LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty or blank
 LOOK_SOME_LETTER = 0.25   # ... and one whose letter reads this much, where the second says blank under
 LOOK_SURE_BLANK = 0.8     # ... this much
-GREY_LOOK_FROM = 0.3      # the grey look is taken only where the first look gives a blank this much
+GREY_LOOK_FROM = 0.3      # the grey look is asked only where the first look gives a blank this much
 
 
 def look_crops(rect: np.ndarray, cells) -> np.ndarray:
