@@ -2522,19 +2522,29 @@ def test_the_second_look_is_asked_only_about_squares_the_first_is_in_doubt_of(pi
     assert len(first) < 40                         # not the whole board: its sure squares are not looked at
 
 
-def test_a_picture_without_colour_gets_the_second_look_learnt_on_such_pictures(pictures, monkeypatch):
-    # the colour look never saw a grey picture; a black-and-white camera's has its own net,
-    # asked about the squares the grey first look doubts -- and none where the model has no
-    # grey look
-    board, _ = pictures
-    asked = _first_look_only(monkeypatch)
-    R.BoardReader(ENGLISH).read(black_and_white(board))
-    assert {net for net, _ in asked} <= {R.LOOK_NETS[True]}
-    assert all((p[:, R._BLANK_KIND] >= R.GREY_LOOK_FROM).all() for _, p in asked)   # (the gate, below)
-    asked.clear()
-    colour_look_only = R.SquareModel({k: v for k, v in R.default_square_model().nets.items() if k != R.LOOK_NETS[True]})
-    R.BoardReader(ENGLISH, squares=colour_look_only).read(black_and_white(board))
-    assert asked == []
+def test_a_picture_without_colour_gets_the_second_look_learnt_on_such_pictures():
+    # the colour look never saw a grey picture; a black-and-white camera's has its own net --
+    # and where the model has no grey look, a grey picture gets no second look at all
+    board = R.as_board(board_picture(EMPTY, seed=1)[0])
+    doubtful = (4, 5)
+
+    def read(picture, colour_look=True, grey_look=True):
+        reader = _reader_with_square_kinds(lambda rc: [0.45, 0.02, 0.5, 0.03] if rc == doubtful else "empty")
+        looked = []
+
+        def look(pictures, meta, net="look"):
+            looked.append(net)
+            return np.tile([0.0, 0.0, 1.0, 0.0], (len(meta), 1))
+
+        reader.squares.has_look, reader.squares.has_grey_look = colour_look, grey_look
+        reader.squares.look = look
+        reader.read(picture, orient=False)
+        return looked
+
+    assert read(black_and_white(board)) == [R.LOOK_NETS[True]]
+    assert read(board) == [R.LOOK_NETS[False]]
+    assert read(black_and_white(board), grey_look=False) == []
+    assert read(board, colour_look=False) == []
 
 
 def test_the_grey_look_is_heard_only_where_the_first_look_gives_a_blank_some_weight():
