@@ -584,8 +584,7 @@ def test_onnxruntime_gives_the_square_models_second_look_its_numpy_numbers(monke
     lg = squares.look_logits(pictures, meta, net)
     e = np.exp(lg - lg.max(axis=1, keepdims=True))
     assert np.allclose(q, e / e.sum(axis=1, keepdims=True), atol=1e-5)
-    assert (started._onnx_grey if net == "look_grey" else started._onnx)
-    assert (started._onnx if net == "look_grey" else started._onnx_grey) is None   # the other not started
+    assert set(started._sessions) == {net} and started._sessions[net]    # the other look's not started
 
 
 @pytest.mark.parametrize("engine", ["numpy", "onnxruntime"])

@@ -2591,7 +2591,7 @@ def test_a_letter_read_on_a_square_is_not_emptied_by_the_second_look(monkeypatch
     empty, _ = board_picture(EMPTY)
     letters_asked = []
 
-    def look(self, pictures, meta):
+    def look(self, pictures, meta, net="look"):
         letters_asked.extend(meta[:, R.FEATURES.index("p_letter")] >= R.LOOK_LETTER)
         return np.tile([1.0, 0, 0, 0], (len(meta), 1))
 
@@ -2609,7 +2609,7 @@ def test_a_letter_read_clearly_on_a_square_is_not_made_a_blank_by_the_second_loo
     board, _ = board_picture(tile=pink_on_lime())
     asked_clear, p_letter = [], {}
 
-    def look(self, pictures, meta):
+    def look(self, pictures, meta, net="look"):
         asked_clear.extend(meta[:, R.FEATURES.index("p_letter")] >= R.LOOK_LETTER)
         return np.tile([0, 0, 1.0, 0], (len(meta), 1))
 
@@ -2642,8 +2642,8 @@ def test_a_square_with_some_letter_read_is_made_a_blank_only_by_a_sure_second_lo
         return first_look_again(self, an, cells, X, P, board_lab, *grey)
 
     def read(blank):
-        monkeypatch.setattr(R.SquareModel, "look", lambda self, pictures, meta: np.tile([0, 1 - blank, blank, 0],
-                                                                                         (len(meta), 1)))
+        monkeypatch.setattr(R.SquareModel, "look", lambda self, pictures, meta, net="look":
+                            np.tile([0, 1 - blank, blank, 0], (len(meta), 1)))
         monkeypatch.setattr(R.BoardReader, "_look_again", look_again)
         return R.BoardReader(ENGLISH).read(board, orient=False)
 
@@ -2688,7 +2688,7 @@ def test_a_square_the_second_look_empties_against_the_first_looks_doubt_is_asked
         reader = _reader_with_square_kinds(
             lambda rc: doubt if rc == (r, c) else [0.0, 1.0, 0.0, 0.0] if LABELS[rc[0]][rc[1]] not in ".?" else "empty")
         reader.squares.has_look = True
-        reader.squares.look = lambda pictures, meta: np.tile(second_look_says, (len(meta), 1))
+        reader.squares.look = lambda pictures, meta, net="look": np.tile(second_look_says, (len(meta), 1))
         return reader.read(board, orient=False)
 
     assert read([1.0, 0, 0, 0]).labels[r][c] == R.COVERED

@@ -193,10 +193,9 @@ class SquareModel:
 
     def __init__(self, nets: dict):
         self.nets = {k: {n: np.asarray(a, np.float32) for n, a in v.items()} for k, v in nets.items()}
-        # the second look in onnxruntime (vision.onnx_cnn), started with the letter CNN's: None
-        # until then, False where it is not available; the grey pictures' look's beside it
-        self._onnx = None
-        self._onnx_grey = None
+        # each second look's onnxruntime session (vision.onnx_cnn), by net, started with the
+        # letter CNN's: absent until then, False where onnxruntime is not available
+        self._sessions: dict = {}
 
     @classmethod
     def load(cls, path: str | Path = SQUARES_PATH) -> "SquareModel":
@@ -248,14 +247,9 @@ class SquareModel:
         look (:data:`LOOK_NETS`: the one for pictures without colour is ``look_grey``)."""
         p = self.nets[net]
         b = len(pictures)
-        grey = net != "look"
-        sess = self._onnx_grey if grey else self._onnx
-        if sess is None and onnx_cnn.worth_starting(b):
-            sess = onnx_cnn.session_for(p, look=(LOOK, pictures.shape[-1])) or False
-            if grey:
-                self._onnx_grey = sess
-            else:
-                self._onnx = sess
+        if net not in self._sessions and onnx_cnn.worth_starting(b):
+            self._sessions[net] = onnx_cnn.session_for(p, look=(LOOK, pictures.shape[-1])) or False
+        sess = self._sessions.get(net)
         if sess and b:
             lg = sess(pictures, meta)
         else:
@@ -1825,7 +1819,7 @@ class BoardReader:
         pics = look_channels(crops, board_lab[sel], self.tile_lab,
                              None if ref is None else look_crops(ref.rect, which))[:, :LOOK, :LOOK]
         meta = look_meta(X[sel], P[sel], ref is not None, self.tile_lab is not None)
-        Q = self.squares.look(pics, meta, net=LOOK_NETS[True]) if grey else self.squares.look(pics, meta)
+        Q = self.squares.look(pics, meta, net=LOOK_NETS[grey])
         # a letter read on the square is not emptied by its picture alone: a tile set of colours
         # the look never saw (pink letters on lime tiles, read along a colour axis, with a
         # reference) had a J read at 0.89 called an empty square at 0.79.  Nor made a blank, which
