@@ -112,6 +112,26 @@ def look_data(n_boards: int, seed: int, role: str, jobs: int, deluxe: float = 0.
     return {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
 
 
+def load_data(path: Path) -> tuple[dict, dict]:
+    """The training and check squares kept by ``--data``."""
+    z = np.load(path)
+    return ({k[2:]: z[k] for k in z.files if k.startswith("d_")},
+            {k[2:]: z[k] for k in z.files if k.startswith("v_")})
+
+
+def first_look(meta: np.ndarray) -> np.ndarray:
+    """The first look's probabilities of each kind (``R.KINDS``), as :func:`vision.read.look_meta`
+    put them in a meta row."""
+    width = len(R.FEATURES) + len(R.REF_FEATURES)
+    return meta[:, width:width + len(R.KINDS)]
+
+
+def asked_only(d: dict, blank_from: float) -> dict:
+    """The rows of ``d`` whose first look gives a blank ``blank_from`` or more."""
+    keep = first_look(d["meta"])[:, R._BLANK_KIND] >= blank_from
+    return {k: x[keep] for k, x in d.items()}
+
+
 def channels(d: dict) -> np.ndarray:
     """(n, 9, h, h) network input of the data: ``vision.read.look_channels`` of each row, as the
     reader makes it (tile colour known or not, with a reference or not)."""
@@ -235,6 +255,12 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="a few boards and one epoch (a smoke test)")
     ap.add_argument("--grey", action="store_true", help="the second look for pictures without colour (a "
                     "black-and-white camera): boards made grey, saved as the net look_grey")
+    ap.add_argument("--asked-from", type=float, default=None, metavar="BLANK",
+                    help="learn (and check) only on the squares whose first look gives a blank this much or more: "
+                         "where the reader asks the look (the grey look: vision.read.GREY_LOOK_FROM)")
+    ap.add_argument("--data", type=Path, default=None,
+                    help="an .npz of rendered squares: read from it when it exists, else rendered and kept there "
+                         "(fit again, another --asked-from, without rendering again)")
     a = ap.parse_args(argv)
     if a.quick:
         a.boards, a.check_boards, a.epochs = 8, 4, 1
@@ -242,15 +268,22 @@ def main(argv=None) -> None:
     t0 = time.time()
     # the square model the look goes into (its first look decides what the look is asked about)
     base = a.out / "squares.npz" if (a.out / "squares.npz").exists() else R.SQUARES_PATH
-    print(f"rendering {a.boards} boards (first look of {base}) ...", flush=True)
-    d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks, base, a.grey)
-    v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks, base, a.grey)
+    if a.data is not None and a.data.exists():
+        d, v = load_data(a.data)
+        print(f"squares rendered before read from {a.data}", flush=True)
+    else:
+        print(f"rendering {a.boards} boards (first look of {base}) ...", flush=True)
+        d = look_data(a.boards, a.seed, "train", a.jobs, a.deluxe_blanks, base, a.grey)
+        v = look_data(a.check_boards, a.seed + 10, "heldout", a.jobs, a.deluxe_blanks, base, a.grey)
+        if a.data is not None:
+            np.savez(a.data, **{f"d_{k}": x for k, x in d.items()}, **{f"v_{k}": x for k, x in v.items()})
+    if a.asked_from is not None:
+        d, v = asked_only(d, a.asked_from), asked_only(v, a.asked_from)
     print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
           f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
     x, vx = channels(d), channels(v)
     check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed)
-    width = len(R.FEATURES) + len(R.REF_FEATURES)
-    first = v["meta"][:, width:width + 4]
+    first = first_look(v["meta"])
     name = R.LOOK_NETS[a.grey]
     model = R.SquareModel({**R.SquareModel.load(base).nets, name: net})
     second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], net=name)
