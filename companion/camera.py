@@ -66,6 +66,25 @@ class CameraMove:
         return not self.covered
 
 
+def tiles_read_as_held(confirmed: Board, labels: Sequence[str]) -> tuple[int, int]:
+    """(agree, disagree): of the tiles on the confirmed board, how many the reading shows as
+    they are (the letter, or ``?`` for a blank) and how many as something else (empty, another
+    letter); a square read covered counts for neither.  A reading turned the wrong way round
+    disagrees on nearly every tile."""
+    agree = disagree = 0
+    for r in range(confirmed.size):
+        for c in range(confirmed.size):
+            held = confirmed[r, c]
+            if held is None or labels[r][c] == COVERED:
+                continue
+            seen = labels[r][c]
+            if (seen == BLANK) if held.blank else (seen.upper() == held.letter):
+                agree += 1
+            else:
+                disagree += 1
+    return agree, disagree
+
+
 def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequence[float]] | None,
               tiles: TileSet, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
               unread: Iterable[Square] = (), maybe_blank: Iterable[Square] = (),
@@ -371,3 +390,80 @@ def blank_the_words_need(board: Board, placements: Sequence[Placement], unread: 
     fit = [sq for sq in dict.fromkeys(candidates)
            if _words_fit(board, list(placements) + [Placement(sq, Tile(BLANK, True))], unknown + [sq], tiles, lexicon)]
     return fit[0] if len(fit) == 1 else None
+
+
+#: At most this many plays are looked for in one picture's new tiles (PLAYS_SEARCH_BUDGET plays
+#: tried at most): plays the camera missed, not a whole game laid down unseen.
+MOST_MISSED_PLAYS = 4
+PLAYS_SEARCH_BUDGET = 20000
+
+
+def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_size: int = 7,
+                  most: int = MOST_MISSED_PLAYS, budget: int = PLAYS_SEARCH_BUDGET
+                  ) -> list[tuple[tuple[Placement, ...], ...]]:
+    """The ways to lay ``placements`` -- the tiles a picture shows added since the confirmed
+    board, which are not one legal play -- as the fewest plays made one after another: each
+    obeys the placement rules on the board the plays before it left, uses at most ``rack_size``
+    tiles and makes only words of ``lexicon``.
+
+    A camera misses a play when two are made before it sees a still board between them (fast
+    players, a hand left over the board), or a photo was not taken after one.  Only two to
+    ``most`` plays are looked for, and not where a tile's letter is unknown (a blank, which the
+    word list could not check); empty when there is no such way, or the search would try more
+    than ``budget`` plays.  Several ways (two plays far apart, made in either order) are all
+    returned, in the order found: which player made which is then the players' to say."""
+    if lexicon is None or len(placements) < 2 or any(p.tile.letter == BLANK for p in placements):
+        return []
+    tried = 0
+
+    def candidates(on: Board, left: tuple[Placement, ...]):
+        seen = set()
+        for axis in (0, 1):
+            lines: dict[int, list[Placement]] = {}
+            for p in left:
+                lines.setdefault(p.square[axis], []).append(p)
+            for line in lines.values():
+                line.sort(key=lambda p: p.square[1 - axis])
+                for i in range(len(line)):
+                    for j in range(i, min(len(line), i + rack_size)):
+                        group = tuple(line[i:j + 1])
+                        key = frozenset(p.square for p in group)
+                        if key not in seen:
+                            seen.add(key)
+                            yield group
+
+    def lay(on: Board, left: tuple[Placement, ...], plays_left: int):
+        nonlocal tried
+        if not left:
+            yield ()
+            return
+        if plays_left == 0:
+            return
+        for group in candidates(on, left):
+            if plays_left == 1 and len(group) != len(left):
+                continue
+            tried += 1
+            if tried > budget:
+                raise _TooMany
+            try:
+                play = validate_play(on, group)
+            except CompanionError:
+                continue
+            if not all(w.text in lexicon for w in play.words):
+                continue
+            rest = tuple(p for p in left if p not in group)
+            for more in lay(on.place(group), rest, plays_left - 1):
+                yield (group,) + more
+
+    try:
+        for n in range(1, most + 1):
+            ways = list(lay(board, tuple(placements), n))
+            if ways:
+                return ways if n > 1 else []       # one play of words: nothing was missed
+    except _TooMany:
+        return []
+    return []
+
+
+class _TooMany(Exception):
+    """The search for missed plays went past its budget."""

@@ -29,7 +29,8 @@ from typing import TextIO
 import numpy as np
 
 from companion.board import Placement, Tile, square_name
-from companion.camera import blank_the_words_need, fitting_letters, read_move, word_ends
+from companion.camera import (blank_the_words_need, fitting_letters, plays_in_turn, read_move, tiles_read_as_held,
+                              word_ends)
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
@@ -119,8 +120,13 @@ class CameraTable:
         from vision.read import rectify_board
 
         try:
+            location = self.tracker.update(frame.image, frame.name)
+            if location.details.get("framed_anew"):
+                # a photo of another shape (the phone turned): the corners' order says nothing
+                # of which side is up, the letters decide it again
+                self.reader.decide_way_up_again()
             # the grid and a few pixels of the photo round it: edge squares are cut from the photo
-            return rectify_board(frame.image, self.tracker.update(frame.image, frame.name).corners)
+            return rectify_board(frame.image, location.corners)
         except VisionError as exc:
             self.error(frame.name, str(exc))
             return None
@@ -128,6 +134,32 @@ class CameraTable:
             self.error(frame.name, f"the board could not be found in this photo (an error in Table Companion: "
                                    f"{type(exc).__name__}: {exc}); take the photo again, and please report it")
             return None
+
+    def read(self, picture):
+        """The reader's reading of ``picture`` (rectified), read again with the way up decided
+        afresh where it shows most tiles already on the board as something else: a photo taken
+        from another side of the table, or framed otherwise, whose corners were taken in the
+        last photo's order (then every tile of the game would look new, and the photo be refused
+        as an illegal play).  Kept only where it reads more of those tiles as they are."""
+        reading = self.reader.read(picture)
+        board = self.referee.state.board
+        agree, disagree = tiles_read_as_held(board, reading.labels)
+        if disagree < max(MISREAD_TILES, agree + 1):
+            return reading
+        from vision.errors import VisionError
+
+        kept = self.reader.way_up()
+        self.reader.decide_way_up_again()
+        try:
+            again = self.reader.read(picture)
+        except VisionError:
+            again = None
+        if again is not None:
+            agree2, disagree2 = tiles_read_as_held(board, again.labels)
+            if agree2 > agree and disagree2 < disagree:
+                return again
+        self.reader.keep_way_up(kept)
+        return reading
 
     def compare_with_last(self, reading, picture) -> tuple[frozenset, frozenset]:
         """Against the picture the last move was taken from (``vision.change``): the squares
@@ -168,11 +200,18 @@ class CameraTable:
         player = state.players[state.to_move]
         view = (reading.orientation, reading.mirrored)
         if self.view is not None and view != self.view and not state.board.is_empty:
-            # the reader decided again which way the board is seen (a first move of a few
-            # letters could not tell): what was taken before was read the other way round
-            self.say(f"{name}\tnote: the camera now sees the board {'mirrored and ' if view[1] else ''}"
-                     f"turned by {view[0]} quarter turn(s), not as before: the moves taken so far were "
-                     f"read the other way round; check their squares")
+            agree, disagree = tiles_read_as_held(state.board, reading.labels)
+            if agree > disagree:
+                # the photo was taken from elsewhere (another side of the table, the phone
+                # turned): the tiles already down read as they were taken
+                self.say(f"{name}\tnote: the camera sees the board another way round now (from another side of "
+                         f"the table, or the phone turned); the tiles already on the board read as before")
+            else:
+                # the reader decided again which way the board is seen (a first move of a few
+                # letters could not tell): what was taken before was read the other way round
+                self.say(f"{name}\tnote: the camera now sees the board {'mirrored and ' if view[1] else ''}"
+                         f"turned by {view[0]} quarter turn(s), not as before: the moves taken so far were "
+                         f"read the other way round; check their squares")
         elif view[1] and (self.view is None or not self.view[1]):
             self.say(f"{name}\tnote: the camera mirrors its picture (a phone used as a webcam, a front "
                      f"camera): each picture is read flipped back")
@@ -266,18 +305,62 @@ class CameraTable:
         try:
             self.referee.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
         except CompanionError as exc:
-            self.error(name, f"the tiles read are not a legal play: {exc}")
-            return
+            if not self._take_missed_plays(placements, name):
+                self.error(name, f"the tiles read are not a legal play: {exc}")
+                return
+        else:
+            self._say_turn(player)
         self.blank_before = frozenset(move.stray)
         self.last_picture = picture
+
+    def _turn_line(self, player: str) -> str:
+        """The play just taken, as printed: player, square, direction, words, score."""
         turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
         words = " ".join(w.display for w in play.words)
-        self.say(f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}")
+        return f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}"
+
+    def _say_turn(self, player: str) -> None:
+        self.say(self._turn_line(player))
+
+    def _take_missed_plays(self, placements: list[Placement], name: str) -> bool:
+        """New tiles that are no one legal play but are two or more made in turn (plays the
+        camera missed: ``companion.camera.plays_in_turn``): taken as the next players' plays, in
+        the order found, said and asked about.  False (nothing taken) where they are not."""
+        state = self.referee.state
+        ways = plays_in_turn(state.board, placements, self.referee.lexicon, state.config.rack_size)
+        if not ways:
+            return False
+        plays, lines = ways[0], []
+        try:
+            for group in plays:
+                player = self.referee.state.players[self.referee.state.to_move]
+                self.referee.submit({"type": "play", "player": player,
+                                     "tiles": tiles_spec(sorted(group, key=lambda p: p.square))})
+                lines.append(self._turn_line(player))
+        except CompanionError:
+            for _ in lines:                        # all or nothing: no half of it stays taken
+                self.referee.submit({"type": "undo"})
+            return False
+        self.say(f"{name}\tnote: the {len(placements)} new tiles are {len(plays)} plays, not one: the camera "
+                 f"missed {len(plays) - 1} (a photo not taken, or a play made while the board was hidden); "
+                 f"taken in turn, check them")
+        if len(ways) > 1:
+            self.say(f"{name}\tquestion: the plays could have been made in another order: who played which? "
+                     f"(taken in the order below)")
+        for line in lines:
+            self.say(line)
+        return True
 
     def totals(self) -> None:
         state = self.referee.state
         self.say("totals: " + " ".join(f"{name}={score}" for name, score in zip(state.players, state.scores)))
 
+
+#: A reading showing at least this many tiles already on the board as something else, and more
+#: of them so than as they are, is read again with the way up decided afresh (CameraTable.read):
+#: a photo read the wrong way round shows nearly all of them otherwise, a hand or a misread
+#: letter one or two.
+MISREAD_TILES = 3
 
 #: A square read empty whose look changed by this many spreads of the unchanged squares' change
 #: since the last move's picture may hold a tile (vision.change; see docs/camera-games.md): on
@@ -353,7 +436,7 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
             if rect is None:
                 continue
             try:
-                reading = table.reader.read(rect)
+                reading = table.read(rect)
             except VisionError as exc:     # found but not readable (shaken, too dark): taken again
                 table.error(frame.name, str(exc))
                 continue

@@ -173,7 +173,7 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
             name = f"turn{i + 1:02d}-{attempt + 1}.jpg"
             rect = table.rectified(Frame(frame, name, i, float(i)))
             if rect is not None:
-                table.take(table.reader.read(rect), name, empty_is_pass=True, picture=rect)
+                table.take(table.read(rect), name, empty_is_pass=True, picture=rect)
             said = out.getvalue()[before[2]:]
             asked |= "\tquestion:" in said
             for line in said.splitlines():

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.board import Board, Placement, Tile
-from companion.camera import blank_letters, blank_the_words_need, fitting_letters, read_move, word_ends
+from companion.camera import (blank_letters, blank_the_words_need, fitting_letters, plays_in_turn, read_move,
+                              word_ends)
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
 
@@ -326,3 +327,59 @@ def test_an_unread_tile_beside_an_undeclared_blank_is_solved_with_it():
     move = read_move(Board(), rows(H8="C", I8="?", J8="#"), None, EN, unread=[(7, 9)])
     got = fitting_letters(Board(), move.placements, [(7, 8), (7, 9)], EN, lexicon)
     assert got == {(7, 8): ["A"], (7, 9): ["T"]}
+
+
+def _placed(**squares: str) -> list[Placement]:
+    out = []
+    for name, ch in squares.items():
+        col, row = ord(name[0]) - 65, int(name[1:]) - 1
+        out.append(Placement((row, col), Tile(ch)))
+    return out
+
+
+def _board_of(**squares: str) -> Board:
+    return Board().place(_placed(**squares))
+
+
+def test_new_tiles_that_are_two_plays_made_in_turn_are_found_in_their_order():
+    # CAT across H8-J8 on the board; then COT down from H8 through its C, then TOE across from
+    # H10 through COT's T: four tiles in two lines, no one play
+    board = _board_of(H8="C", I8="A", J8="T")
+    new = _placed(H9="O", H10="T", I10="O", J10="E")
+    words = Lexicon.from_words(["CAT", "COT", "TOE"], "t")
+    ways = plays_in_turn(board, new, words)
+    assert len(ways) == 1
+    first, second = ways[0]
+    assert {p.square for p in first} == {(8, 7), (9, 7)}          # COT: H9, H10
+    assert {p.square for p in second} == {(9, 8), (9, 9)}         # then TOE: I10, J10
+
+
+def test_new_tiles_that_are_one_legal_play_are_not_split():
+    board = _board_of(H8="C", I8="A", J8="T")
+    assert plays_in_turn(board, _placed(H9="O", H10="T"), Lexicon.from_words(["CAT", "COT", "CO"], "t")) == []
+
+
+def test_missed_plays_are_looked_for_only_among_words_of_the_word_list():
+    board = _board_of(H8="C", I8="A", J8="T")
+    new = _placed(H9="O", H10="T", I10="O", J10="E")
+    assert plays_in_turn(board, new, Lexicon.from_words(["CAT", "COT"], "t")) == []
+
+
+def test_two_plays_far_apart_come_in_either_order():
+    board = _board_of(H8="C", I8="A", J8="T")
+    new = _placed(H7="A", J9="O")          # A over the C makes AC, O under the T makes TO
+    ways = plays_in_turn(board, new, Lexicon.from_words(["CAT", "AC", "TO"], "t"))
+    assert len(ways) == 2 and {len(w) for w in ways} == {2}
+    assert [len(g) for g in ways[0]] == [1, 1]
+
+
+def test_missed_plays_are_not_looked_for_with_a_blank_whose_letter_is_unknown():
+    board = _board_of(H8="C", I8="A", J8="T")
+    new = _placed(H9="O", H10="T", I10="?", J10="E")
+    assert plays_in_turn(board, new, Lexicon.from_words(["CAT", "COT", "TOE"], "t")) == []
+
+
+def test_the_search_for_missed_plays_gives_up_past_its_budget():
+    board = _board_of(H8="C", I8="A", J8="T")
+    new = _placed(H9="O", H10="T", I10="O", J10="E")
+    assert plays_in_turn(board, new, Lexicon.from_words(["CAT", "COT", "TOE"], "t"), budget=2) == []

@@ -526,6 +526,21 @@ def test_a_small_motion_the_flow_sees_between_photos_is_checked_from_where_the_b
     assert np.linalg.norm(loc.corners - first.corners, axis=1).max() < 0.1 * cs
 
 
+def test_a_photo_of_another_shape_is_located_afresh_and_says_its_corners_order_is_new():
+    # a phone turned from portrait to landscape between two photos: where the corners were in
+    # the last picture says nothing of which is which now, so the reader must find the way up
+    img, truth = _board("classic", 17)
+    tr = BoardTracker(photos=True)
+    first = tr.update(img, "move 1")
+    assert not first.details.get("framed_anew")
+    turned = np.ascontiguousarray(np.rot90(img))
+    loc = tr.update(turned, "move 2")
+    assert loc.details.get("framed_anew") is True
+    assert loc.image_size == (turned.shape[1], turned.shape[0])
+    again = tr.update(turned.copy(), "move 3")
+    assert not again.details.get("framed_anew")
+
+
 def test_tracker_relocates_after_a_big_change_and_reports_loss():
     img, truth = _board("classic", 9)
     other, truth2 = _board("classic", 10, rotation_deg=80)

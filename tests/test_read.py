@@ -162,6 +162,23 @@ def test_orientation_picks_the_upright_turn(pictures):
         assert len(wrong_squares(LABELS, rd.labels)) <= 2
 
 
+def test_a_reader_told_the_picture_is_framed_anew_decides_the_way_up_again(pictures):
+    # a game's reader keeps the way up it found; a photo framed otherwise (the phone turned, or
+    # taken from another side of the table) has it decided again from its letters
+    board, _ = pictures
+    reader = R.BoardReader(ENGLISH)
+    assert reader.read(board).orientation == 0
+    kept = reader.way_up()
+    turned = np.ascontiguousarray(np.rot90(board, 1))
+    assert reader.read(turned).orientation == 0                 # kept: read the old way
+    reader.decide_way_up_again()
+    assert reader.way_up()[0] is None
+    rd = reader.read(turned)
+    assert rd.orientation == 3 and len(wrong_squares(LABELS, rd.labels)) <= 2
+    reader.keep_way_up(kept)
+    assert reader.way_up() == kept
+
+
 EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3, N=1, O=1, P=3, Q=10, R=1, S=1,
                  T=1, U=1, V=4, W=4, X=8, Y=4, Z=10)
 

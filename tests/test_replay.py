@@ -252,16 +252,119 @@ def test_photos_from_a_camera_that_mirrors_its_picture_score_the_same(tmp_path):
 
 
 def test_the_table_is_told_when_the_camera_decides_again_which_way_the_board_is_seen():
+    # the first move (WAX) was read upside down, as XAW; more letters show the way up, and the
+    # tiles already taken read otherwise seen that way: they were read the other way round
     from companion.replay import CameraTable
 
     out = io.StringIO()
-    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "AXE"], "test"), None, out)
+    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "XAW", "AXE"], "test"), None, out)
+    table.take(reading(put(EMPTY, "G8", "XAW"), 0, False), "move01.png", empty_is_pass=True)
+    table.take(reading(put(put(EMPTY, "G8", "WAX"), "H8", "AXE", down=True), 2, True), "move02.png", empty_is_pass=True)
+    said = out.getvalue().splitlines()
+    assert said[0] == "Ann\tG8\tacross\tXAW\t26", out.getvalue()
+    assert said[1].startswith("move02.png\tnote: the camera now sees the board mirrored and turned by 2"), out.getvalue()
+
+
+def test_a_photo_from_another_side_whose_tiles_read_as_taken_is_only_said_to_be_seen_otherwise():
+    from companion.replay import CameraTable
+
+    out = io.StringIO()
+    table = CameraTable(["Ann", "Ben"], "en", Lexicon.from_words(["WAX", "ATE"], "test"), None, out)
     first = put(EMPTY, "G8", "WAX")
     table.take(reading(first, 0, False), "move01.png", empty_is_pass=True)
-    table.take(reading(put(first, "H8", "AXE", down=True), 2, True), "move02.png", empty_is_pass=True)
+    table.take(reading(put(first, "H8", "ATE", down=True), 1, False), "move02.png", empty_is_pass=True)
     said = out.getvalue().splitlines()
-    assert said[0] == "Ann\tG8\tacross\tWAX\t26", out.getvalue()
-    assert said[1].startswith("move02.png\tnote: the camera now sees the board mirrored and turned by 2"), out.getvalue()
+    assert said[1] == ("move02.png\tnote: the camera sees the board another way round now (from another side of the "
+                       "table, or the phone turned); the tiles already on the board read as before"), out.getvalue()
+    assert said[2].startswith("Ben\tH8\tdown\tATE\t"), out.getvalue()
+
+
+class _TurnedReader:
+    """A reader double that reads the board the wrong way round until told to decide again."""
+
+    def __init__(self, wrong: list[str], right: list[str], right_turns: int = 2):
+        self.wrong, self.right, self.right_turns = wrong, right, right_turns
+        self.state, self.calls = (0, False, 1), []
+
+    def read(self, picture):
+        self.calls.append("read")
+        if self.state[0] is None:
+            self.state = (self.right_turns, False, 1)
+            return reading(self.right, self.right_turns)
+        return reading(self.wrong, self.state[0])
+
+    def way_up(self):
+        return self.state
+
+    def decide_way_up_again(self):
+        self.calls.append("again")
+        self.state = (None, False, 1)
+
+    def keep_way_up(self, way_up):
+        self.calls.append("keep")
+        self.state = way_up
+
+
+def _turned(labels: list[str]) -> list[str]:
+    return ["".join(row) for row in np.rot90(np.array([list(r) for r in labels]), 2)]
+
+
+def test_a_photo_read_the_wrong_way_round_is_read_again_with_the_way_up_decided_afresh():
+    # a photo taken from the other side of the table, its corners taken in the last photo's
+    # order: read the old way every tile of the game is elsewhere, and the move is no play
+    table, out = _table(["CARTS", "COT"])
+    cat = put(EMPTY, "G8", "CARTS")
+    table.take(reading(cat), "move01.png", True)
+    now = put(cat, "G8", "COT", down=True)
+    table.reader = _TurnedReader(_turned(now), now)
+    got = table.read(None)
+    assert got.labels == now and table.reader.calls == ["read", "again", "read"]
+    table.take(got, "move02.png", True)
+    said = out.getvalue().splitlines()
+    assert "the tiles already on the board read as before" in said[1] and said[2] == "Ben\tG8\tdown\tCOT\t6", said
+
+
+def test_a_photo_that_reads_no_better_decided_afresh_keeps_the_way_up_it_had():
+    table, out = _table(["CARTS", "COT"])
+    cat = put(EMPTY, "G8", "CARTS")
+    table.take(reading(cat), "move01.png", True)
+    wrong = _turned(put(cat, "G8", "COT", down=True))
+    table.reader = _TurnedReader(wrong, wrong)
+    got = table.read(None)
+    assert got.labels == wrong and table.reader.calls == ["read", "again", "read", "keep"]
+    assert table.reader.state == (0, False, 1)
+
+
+def test_a_photo_showing_tiles_already_down_as_they_are_is_not_read_again():
+    table, out = _table(["CARTS", "COT"])
+    cat = put(EMPTY, "G8", "CARTS")
+    table.take(reading(cat), "move01.png", True)
+    now = put(cat, "G8", "COT", down=True)
+    table.reader = _TurnedReader(now, now)
+    assert table.read(None).labels == now and table.reader.calls == ["read"]
+
+
+def test_a_photo_showing_two_plays_made_in_turn_scores_both_players():
+    # the camera missed Ben's COT: the next photo shows it and Ann's TOE as well
+    table, out = _table(["CAT", "COT", "TOE"])
+    cat = put(EMPTY, "G8", "CAT")
+    table.take(reading(cat), "move01.png", True)
+    both = put(put(cat, "G8", "COT", down=True), "G10", "TOE")
+    table.take(reading(both), "move02.png", True)
+    said = out.getvalue().splitlines()
+    assert said[1] == ("move02.png\tnote: the 4 new tiles are 2 plays, not one: the camera missed 1 (a photo not "
+                       "taken, or a play made while the board was hidden); taken in turn, check them"), said
+    assert said[2] == "Ben\tG8\tdown\tCOT\t6" and said[3].startswith("Ann\tG10\tacross\tTOE\t"), said
+    assert [t.player for t in table.referee.state.turns] == [0, 1, 0]
+
+
+def test_new_tiles_that_are_no_plays_of_words_stay_refused():
+    table, out = _table(["CAT", "COT"])
+    cat = put(EMPTY, "G8", "CAT")
+    table.take(reading(cat), "move01.png", True)
+    table.take(reading(put(put(cat, "G8", "COT", down=True), "G10", "TOE")), "move02.png", True)
+    assert "ERROR the tiles read are not a legal play" in out.getvalue().splitlines()[1]
+    assert len(table.referee.state.turns) == 1
 
 
 def top_down(labels: list[str]) -> np.ndarray:

@@ -1156,6 +1156,27 @@ class BoardReader:
         self._prev = None
         self._turn_reference(0)
 
+    def way_up(self) -> tuple[int | None, bool, int | None]:
+        """(quarter turns, mirrored, polarity): which way round the reader now reads the board
+        (None: not decided yet), to be kept with :meth:`keep_way_up`."""
+        return self.orientation, self.mirrored, self.polarity
+
+    def decide_way_up_again(self) -> None:
+        """Decide which side is up afresh on the next picture, from its letters, keeping the
+        polarity, the tiles' colour and the grey picture: that picture is framed otherwise (a
+        phone turned, or moved to another side of the table), so the corners' order, and with it
+        the way up kept from the pictures before, says nothing of it."""
+        self.orientation = None
+        self._open_since = None
+        self._prev = None
+
+    def keep_way_up(self, way_up: tuple[int | None, bool, int | None]) -> None:
+        """Read the next pictures ``way_up`` (a :meth:`way_up` kept before a
+        :meth:`decide_way_up_again` that read no better)."""
+        self.orientation, self.mirrored, self.polarity = way_up
+        self._open_since = None
+        self._prev = None
+
     # -- letters
     def _classify(self, glyphs: list[L.Glyph], upright: bool = True,
                   cached: list | None = None) -> tuple[np.ndarray, str]:

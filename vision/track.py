@@ -21,7 +21,10 @@ then follows it cheaply:
 happened ("tracked", "still", "kept", "look", or the locator's own method after a relocation) and raises
 VisionError when the board cannot be found at all (hand over the whole board, camera knocked
 away...).  The corner order stays consistent between frames (a relocation is matched back to
-the previous order), so a reader's upright decision survives.
+the previous order), so a reader's upright decision survives -- except where the picture's shape
+changed (a phone turned from portrait to landscape between two photos): then the location's
+``details["framed_anew"]`` is True and the reader must decide the way up again
+(:meth:`vision.read.BoardReader.decide_way_up_again`).
 """
 
 from __future__ import annotations
@@ -159,7 +162,12 @@ class BoardTracker:
                     self.location, self._prev_gray, self._prev_pts = None, None, None   # the look stays
                     raise
             if self.location is not None and found.method != "look":
-                found = _match_order(found, self.location.corners)
+                if found.image_size == self.location.image_size:
+                    found = _match_order(found, self.location.corners)
+                else:
+                    # a picture of another shape (a phone turned from portrait to landscape):
+                    # where the corners were in the last one says nothing of which is which now
+                    found.details["framed_anew"] = True
             loc = found
             self.stats.relocated += 1
         if self.photos and loc.method in ("tracked", "kept"):
