@@ -325,10 +325,17 @@ class CameraTable:
     def _take_missed_plays(self, placements: list[Placement], name: str) -> bool:
         """New tiles that are no one legal play but are two or more made in turn (plays the
         camera missed: ``companion.camera.plays_in_turn``): taken as the next players' plays, in
-        the order found, said and asked about.  False (nothing taken) where they are not."""
+        the order found, said and asked about (who played which, where the same plays could come
+        in another order).  False (nothing taken) where they are not, or where they split into
+        plays more than one way (the scores would differ: the camera cannot choose)."""
         state = self.referee.state
         ways = plays_in_turn(state.board, placements, self.referee.lexicon, state.config.rack_size)
         if not ways:
+            return False
+        if len({frozenset(frozenset(p.square for p in group) for group in way) for way in ways}) > 1:
+            # the tiles make other plays taken otherwise (scores differ): the camera cannot say
+            self.say(f"{name}\tnote: the {len(placements)} new tiles could be {len(ways[0])} plays made in turn, "
+                     f"but split more than one way: not taken (take a photo after each play)")
             return False
         plays, lines = ways[0], []
         try:

@@ -555,3 +555,27 @@ def test_a_tile_sheet_on_a_board_the_locator_cannot_find_is_learnt_with_the_kept
     assert calibrate_main(str(tmp_path / "move01.png"), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", str(tmp_path / "set.npz"), out,
                           board_profile=str(tmp_path / "board.json")) == 0
     assert "26 of 26 letters learnt" in out.getvalue(), out.getvalue()
+
+
+def test_two_plays_far_apart_are_taken_with_a_question_on_who_played_which():
+    table, out = _table(["CARTS", "AC", "TO"])
+    carts = put(EMPTY, "G8", "CARTS")
+    table.take(reading(carts), "move01.png", True)
+    table.take(reading(put(put(carts, "G7", "A"), "J9", "O")), "move02.png", True)
+    said = out.getvalue().splitlines()
+    assert said[1].startswith("move02.png\tnote: the 2 new tiles are 2 plays, not one"), said
+    assert said[2].startswith("move02.png\tquestion: the plays could have been made in another order: who played which?")
+    assert len(table.referee.state.turns) == 3
+
+
+def test_new_tiles_that_split_into_plays_more_than_one_way_are_not_taken():
+    # J8 P, K8 Q, J9 R: CATPQ then PR, or PR (with CATP) then CATPQ -- other plays, other scores
+    table, out = _table(["CAT", "CATP", "CATPQ", "PR"])
+    cat = put(EMPTY, "G8", "CAT")
+    table.take(reading(cat), "move01.png", True)
+    table.take(reading(put(put(cat, "J8", "PQ"), "J9", "R")), "move02.png", True)
+    said = out.getvalue().splitlines()
+    assert said[1] == ("move02.png\tnote: the 3 new tiles could be 2 plays made in turn, but split more than one "
+                       "way: not taken (take a photo after each play)"), said
+    assert "ERROR the tiles read are not a legal play" in said[2]
+    assert len(table.referee.state.turns) == 1
