@@ -346,7 +346,7 @@ class CameraTable:
                 lines.append(self._turn_line(player))
         except CompanionError:
             for _ in lines:                        # all or nothing: no half of it stays taken
-                self.referee.submit({"type": "undo"})
+                self.referee.undo()
             return False
         self.say(f"{name}\tnote: the {len(placements)} new tiles are {len(plays)} plays, not one: the camera "
                  f"missed {len(plays) - 1} (a photo not taken, or a play made while the board was hidden); "

@@ -579,3 +579,16 @@ def test_new_tiles_that_split_into_plays_more_than_one_way_are_not_taken():
                        "way: not taken (take a photo after each play)"), said
     assert "ERROR the tiles read are not a legal play" in said[2]
     assert len(table.referee.state.turns) == 1
+
+
+def test_missed_plays_the_referee_refuses_leave_no_play_of_them_taken():
+    # an X under the C and another under the T: each a play of words, but the set has one X
+    table, out = _table(["CAT", "CX", "TX"])
+    cat = put(EMPTY, "G8", "CAT")
+    table.take(reading(cat), "move01.png", True)
+    table.take(reading(put(put(cat, "G9", "X"), "I9", "X")), "move02.png", True)
+    said = out.getvalue().splitlines()
+    assert "ERROR the tiles read are not a legal play" in said[-1], said
+    assert [e["type"] for e in table.referee.events][-2:] == ["play", "undo"]      # the first taken, then undone
+    assert len(table.referee.state.turns) == 1
+    assert sorted(sq for sq, _ in table.referee.state.board.tiles()) == [(7, 6), (7, 7), (7, 8)]
