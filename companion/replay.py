@@ -136,12 +136,16 @@ class CameraTable:
             return None
 
     def read(self, picture):
-        """The reader's reading of ``picture`` (rectified), read again with the way up decided
-        afresh where it shows most tiles already on the board as something else: a photo taken
-        from another side of the table, or framed otherwise, whose corners were taken in the
-        last photo's order (then every tile of the game would look new, and the photo be refused
-        as an illegal play).  Kept only where it reads more of those tiles as they are."""
-        reading = self.reader.read(picture)
+        """The reader's reading of ``picture`` (rectified), :meth:`checked`."""
+        return self.checked(self.reader.read(picture), picture)
+
+    def checked(self, reading, picture):
+        """``reading`` of ``picture`` (rectified), or the picture read again with the way up
+        decided afresh where the reading shows most tiles already on the board as something
+        else: a photo taken from another side of the table, or a tablet turned on its stand,
+        whose corners were taken in the last picture's order (then every tile of the game would
+        look new, and the picture be refused as an illegal play).  The new reading is kept only
+        where it reads more of those tiles as they are."""
         board = self.referee.state.board
         agree, disagree = tiles_read_as_held(board, reading.labels)
         if disagree < max(MISREAD_TILES, agree + 1):
@@ -470,6 +474,7 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
                 continue
             reading = stabiliser.feed(rect)
             if reading is not None:
+                reading = table.checked(reading, rect)
                 table.take(reading, frame.name, empty_is_pass=False, wait_when_covered=True, picture=rect)
     table.totals()
     return 0 if not table.problems else 1

@@ -84,3 +84,22 @@ def test_a_hand_resting_on_the_plays_line_is_waited_for():
     assert lines[-2:] == ["Ann\tG8\tacross\tCAT\t10", "totals: Ann=10 Ben=0"], out.getvalue()
     assert lines[:-2] and all("\twaiting: " in line for line in lines[:-2]), out.getvalue()
     assert code == 0
+
+
+def test_a_board_turned_round_on_the_table_is_read_the_right_way_up_again():
+    # the board (or the tablet on its stand) turned half round between two plays: read the old
+    # way up every tile of the game would look new.  Here the tracker follows the turn and the
+    # reader, whose way up was not yet sure, decides it again; where neither does, the table
+    # reads the picture again with the way up decided afresh (CameraTable.checked, tested in
+    # test_replay.py with a reader that reads the wrong way round)
+    from companion.replay import watch
+
+    first = put(EMPTY, "G8", "CARTONS")
+    then = put(first, "G8", "COT", down=True)
+    frames = [photo(first, seed=31)] * 5 + [np.ascontiguousarray(np.rot90(photo(then, seed=32), 2))] * 5
+    out = io.StringIO()
+    code = watch(frames, ["Ann", "Ben"], "en", Lexicon.from_words(["CARTONS", "COT"], "t"), None, out, frames=4)
+    lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line and "\tquestion:" not in line]
+    assert lines == ["Ann\tG8\tacross\tCARTONS\t70", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=70 Ben=6"], out.getvalue()
+    assert "another way round now" in out.getvalue()
+    assert code == 0
