@@ -305,22 +305,42 @@ def cmd_vision_calibrate(args) -> int:
                           board_profile=args.board_profile)
 
 
+def _camera_game(args, play) -> int:
+    """Run ``play(players, lexicon, store, game_id)`` (replay or watch) with the game saved as it
+    goes, unless --no-save; where it is saved is told on stderr (stdout is the moves)."""
+    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    if args.no_save and args.game is not None:
+        raise CompanionError("--game carries on a saved game: it cannot go with --no-save")
+    lexicon = _load_lexicon(args.lexicon)
+    if args.no_save:
+        return play(players, lexicon, None, None)
+    with _open_store(args) as store:
+        if args.game is None and not players:
+            raise CompanionError("name the players (--players Ann,Ben) or carry on a saved game (--game ID)")
+        before = {g.id for g in store.list_games()}
+        code = play(players, lexicon, store, args.game)
+        made = sorted({g.id for g in store.list_games()} - before)
+        game_id = args.game if args.game is not None else made[-1]
+        print(f"game {game_id} saved in {store.path}: go on by hand with 'companion game resume {game_id}', "
+              f"or with the camera with --game {game_id}", file=sys.stderr)
+        return code
+
+
 def cmd_replay(args) -> int:
     from companion.replay import replay_folder
 
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    lexicon = _load_lexicon(args.lexicon)
-    return replay_folder(args.folder, players, args.tileset, lexicon, args.reference, sys.stdout,
-                         board_profile=args.board_profile, set_profile=args.set_profile)
+    return _camera_game(args, lambda players, lexicon, store, game_id: replay_folder(
+        args.folder, players, args.tileset, lexicon, args.reference, sys.stdout, board_profile=args.board_profile,
+        set_profile=args.set_profile, store=store, game_id=game_id))
 
 
 def cmd_watch(args) -> int:
     from companion.replay import watch
 
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
     source = int(args.source) if args.source.isdigit() else args.source
-    return watch(source, players, args.tileset, _load_lexicon(args.lexicon), args.reference, sys.stdout, frames=args.frames,
-                 board_profile=args.board_profile, set_profile=args.set_profile)
+    return _camera_game(args, lambda players, lexicon, store, game_id: watch(
+        source, players, args.tileset, lexicon, args.reference, sys.stdout, frames=args.frames,
+        board_profile=args.board_profile, set_profile=args.set_profile, store=store, game_id=game_id))
 
 
 def _prompt(text: str) -> None:
@@ -332,7 +352,12 @@ def _prompt(text: str) -> None:
 # ----------------------------------------------------------------------------- parser
 def camera_game_options(parser: argparse.ArgumentParser) -> None:
     """The options of a game scored from the camera (replay, watch)."""
-    parser.add_argument("--players", required=True, help="comma-separated names in turn order")
+    parser.add_argument("--players", help="comma-separated names in turn order (not needed with --game)")
+    parser.add_argument("--game", type=int, metavar="GAME_ID", help="carry on this saved game (its players, tile set "
+                        "and board; moves typed at 'companion game resume' count too)")
+    parser.add_argument("--no-save", action="store_true", help="do not save the game (by default it is saved, "
+                        "every move as it is taken, as 'game new' saves one)")
+    parser.add_argument("--db", help="saved-games file (default: the usual one, see 'companion game list --help')")
     parser.add_argument("--tileset", default="en", help="en, de, da, fr, nl, pl (default en)")
     parser.add_argument("--reference", metavar="EMPTY_BOARD_IMAGE", help="a photo of the empty board")
     parser.add_argument("--lexicon", help="word-list file (default: the installed default list)")

@@ -74,22 +74,42 @@ class CameraTable:
 
     def __init__(self, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                  out: TextIO = sys.stdout, min_confidence: float = 0.8, photos: bool = False,
-                 board_profile: str | None = None, set_profile: str | None = None):
+                 board_profile: str | None = None, set_profile: str | None = None, store=None,
+                 game_id: int | None = None):
         """``board_profile``: a board profile (JSON, ``companion vision corners``): the grid's
         corners set once, for a camera that stays put -- found where the automatic locator cannot
         (a black-and-white camera, a board without premium colours).  ``set_profile``: the tile set
-        calibrated from its tile sheet (``companion vision calibrate``)."""
+        calibrated from its tile sheet (``companion vision calibrate``).  ``store``: the saved
+        games (``companion.store.GameStore``): the game is saved there, every move as it is
+        taken, as ``game new`` saves one; with ``game_id``, that saved game is carried on (its
+        players, tile set and board: ``players`` and ``tileset`` must be its own or empty)."""
         from vision.errors import VisionError
         from vision.frames import load_image
         from vision.read import BoardReader
         from vision.track import BoardTracker
 
+        if game_id is not None:
+            if store is None:
+                raise CompanionError("a saved game can only be carried on from the saved-games file")
+            self.referee = Referee.resume(store, game_id, lexicon)
+            start = self.referee.events[0]
+            if start.get("variant", "standard") != "standard":
+                raise CompanionError(f"saved game {game_id} is {start['variant']}, not standard Scrabble: "
+                                     f"the camera scores standard Scrabble games")
+            if players and list(players) != list(self.referee.state.players):
+                raise CompanionError(f"saved game {game_id} is played by {', '.join(self.referee.state.players)}, "
+                                     f"not {', '.join(players)}")
+            tileset = start.get("tileset", tileset)
         self.tiles = get_tileset(tileset)
         corners_kept = load_board_profile(board_profile) if board_profile else None
         letters = "".join(self.tiles.alphabet)
         own_tiles = load_set_profile(set_profile, letters, self.tiles.code) if set_profile else None
-        self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
-                                      "lexicon": "default" if lexicon is None else lexicon.name}, lexicon)
+        if game_id is None:
+            if not players:
+                raise CompanionError("name the players (--players Ann,Ben) or carry on a saved game (--game ID)")
+            self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
+                                          "lexicon": "default" if lexicon is None else lexicon.name}, lexicon,
+                                         store, "camera: " + " v ".join(players))
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
         self.out = out
         self.min_confidence = min_confidence
@@ -432,14 +452,16 @@ def load_set_profile(path: str, letters: str, code: str):
 
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                   out: TextIO = sys.stdout, min_confidence: float = 0.8, *, board_profile: str | None = None,
-                  set_profile: str | None = None) -> int:
-    """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board."""
+                  set_profile: str | None = None, store=None, game_id: int | None = None) -> int:
+    """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board
+    (or, with ``game_id``, the next moves of that saved game); ``store``: saved there as it goes
+    (see :class:`CameraTable`)."""
     from vision.errors import VisionError
 
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True,
-                        board_profile=board_profile, set_profile=set_profile)
+                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id)
     # a damaged photo is named and left out; the game's other photos are still scored
     with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:
@@ -458,12 +480,14 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
 
 def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
           out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8, *,
-          board_profile: str | None = None, set_profile: str | None = None) -> int:
-    """Score moves from a video or a live camera: each new stable board is the next player's move."""
+          board_profile: str | None = None, set_profile: str | None = None, store=None,
+          game_id: int | None = None) -> int:
+    """Score moves from a video or a live camera: each new stable board is the next player's move
+    (``store``, ``game_id``: saved, or a saved game carried on, see :class:`CameraTable`)."""
     from vision.read import Stabiliser
 
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence,
-                        board_profile=board_profile, set_profile=set_profile)
+                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id)
     # a still picture with a covered square is the engine's to judge: a hand resting on a
     # corner of the board does not hold up a play made elsewhere
     stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)

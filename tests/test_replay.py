@@ -592,3 +592,64 @@ def test_missed_plays_the_referee_refuses_leave_no_play_of_them_taken():
     assert [e["type"] for e in table.referee.events][-2:] == ["play", "undo"]      # the first taken, then undone
     assert len(table.referee.state.turns) == 1
     assert sorted(sq for sq, _ in table.referee.state.board.tiles()) == [(7, 6), (7, 7), (7, 8)]
+
+
+def _photos(folder, boards, seed=10):
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, labels in enumerate(boards):
+        cv2.imwrite(str(folder / f"move{i + 1:02d}.png"), photo(labels, seed=seed + i))
+    return str(folder)
+
+
+def _cli(capsys, *argv):
+    from companion import cli
+
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_game_scored_from_photos_is_saved_as_it_goes_and_carried_on_later(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\nCOT\nCOTS\n")
+    db = str(tmp_path / "games.db")
+    cat = put(EMPTY, "G8", "CAT")
+    first = _photos(tmp_path / "evening", [cat])
+    code, out, err = _cli(capsys, "replay", first, "--players", "Ann,Ben", "--lexicon", str(words), "--db", db)
+    assert code == 0 and out.splitlines() == ["Ann\tG8\tacross\tCAT\t10", "totals: Ann=10 Ben=0"], out
+    assert err.startswith("game 1 saved in ") and "companion game resume 1" in err and "--game 1" in err
+    # later, the camera carries on the saved game: the next photo is Ben's move
+    later = _photos(tmp_path / "later", [put(cat, "G8", "COT", down=True)], seed=20)
+    code, out, err = _cli(capsys, "replay", later, "--game", "1", "--lexicon", str(words), "--db", db)
+    assert code == 0 and out.splitlines() == ["Ben\tG8\tdown\tCOT\t6", "totals: Ann=10 Ben=6"], out
+    code, out, _ = _cli(capsys, "game", "show", "1", "--db", db)
+    assert "G8 across CAT" in out and "G8 down COT" in out
+
+
+def test_a_camera_game_without_players_or_a_saved_game_is_refused_by_name(tmp_path, capsys):
+    folder = _photos(tmp_path / "p", [])
+    code, _, err = _cli(capsys, "replay", folder, "--db", str(tmp_path / "g.db"))
+    assert code != 0 and "name the players (--players Ann,Ben) or carry on a saved game (--game ID)" in err
+    code, _, err = _cli(capsys, "replay", folder, "--game", "7", "--db", str(tmp_path / "g.db"))
+    assert code != 0 and "7" in err and "Traceback" not in err
+    code, _, err = _cli(capsys, "replay", folder, "--game", "1", "--no-save")
+    assert code != 0 and "--game carries on a saved game: it cannot go with --no-save" in err
+
+
+def test_a_saved_game_is_carried_on_only_by_its_own_players(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n")
+    db = str(tmp_path / "games.db")
+    folder = _photos(tmp_path / "p", [put(EMPTY, "G8", "CAT")])
+    assert _cli(capsys, "replay", folder, "--players", "Ann,Ben", "--lexicon", str(words), "--db", db)[0] == 0
+    code, _, err = _cli(capsys, "replay", folder, "--game", "1", "--players", "Cy,Di", "--lexicon", str(words), "--db", db)
+    assert code != 0 and "saved game 1 is played by Ann, Ben, not Cy, Di" in err
+
+
+def test_a_camera_game_not_to_be_saved_leaves_no_saved_game(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n")
+    folder = _photos(tmp_path / "p", [put(EMPTY, "G8", "CAT")])
+    code, out, err = _cli(capsys, "replay", folder, "--players", "Ann,Ben", "--lexicon", str(words), "--no-save",
+                          "--db", str(tmp_path / "games.db"))
+    assert code == 0 and "saved" not in err and not (tmp_path / "games.db").exists()
