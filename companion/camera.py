@@ -399,7 +399,7 @@ PLAYS_SEARCH_BUDGET = 20000
 
 
 def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_size: int = 7,
-                  most: int = MOST_MISSED_PLAYS, budget: int = PLAYS_SEARCH_BUDGET
+                  most: int = MOST_MISSED_PLAYS, budget: int = PLAYS_SEARCH_BUDGET, tiles: TileSet | None = None
                   ) -> list[tuple[tuple[Placement, ...], ...]]:
     """The ways to lay ``placements`` -- the tiles a picture shows added since the confirmed
     board, which are not one legal play -- as the fewest plays made one after another: each
@@ -408,12 +408,17 @@ def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_s
 
     A camera misses a play when two are made before it sees a still board between them (fast
     players, a hand left over the board), or a photo was not taken after one.  Only two to
-    ``most`` plays are looked for, and not where a tile's letter is unknown (a blank, which the
-    word list could not check); empty when there is no such way, or the search would try more
-    than ``budget`` plays.  Several ways (two plays far apart, made in either order) are all
-    returned, in the order found: which player made which is then the players' to say."""
-    if lexicon is None or len(placements) < 2 or any(p.tile.letter == BLANK for p in placements):
+    ``most`` plays are looked for; empty when there is no such way, or the search would try more
+    than ``budget`` plays (each letter tried for a blank counts).  A blank whose letter is
+    unknown (at most MAX_UNKNOWN, and only given the tile set, ``tiles``) is tried as each letter
+    of the set: the ways hold it named (``Tile(letter, True)``), one way a letter that fits.
+    Several ways (two plays far apart, made in either order; a blank that fits more letters)
+    are all returned, in the order found: which player made which, and a blank's letter, are
+    then the players' to say."""
+    unknown = [p for p in placements if p.tile.letter == BLANK]
+    if lexicon is None or len(placements) < 2 or (unknown and (tiles is None or len(unknown) > MAX_UNKNOWN)):
         return []
+    alphabet = tuple(tiles.alphabet) if tiles is not None else ()
     tried = 0
 
     def candidates(on: Board, left: tuple[Placement, ...]):
@@ -442,18 +447,23 @@ def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_s
         for group in candidates(on, left):
             if plays_left == 1 and len(group) != len(left):
                 continue
-            tried += 1
-            if tried > budget:
-                raise _TooMany
-            try:
-                play = validate_play(on, group)
-            except CompanionError:
-                continue
-            if not all(w.text in lexicon for w in play.words):
-                continue
             rest = tuple(p for p in left if p not in group)
-            for more in lay(on.place(group), rest, plays_left - 1):
-                yield (group,) + more
+            blanks = [i for i, p in enumerate(group) if p.tile.letter == BLANK]
+            for letters in product(alphabet, repeat=len(blanks)) if blanks else [()]:
+                named = list(group)
+                for i, ch in zip(blanks, letters):
+                    named[i] = Placement(group[i].square, Tile(ch, True))
+                tried += 1
+                if tried > budget:
+                    raise _TooMany
+                try:
+                    play = validate_play(on, named)
+                except CompanionError:
+                    continue
+                if not all(w.text in lexicon for w in play.words):
+                    continue
+                for more in lay(on.place(named), rest, plays_left - 1):
+                    yield (tuple(named),) + more
 
     try:
         for n in range(1, most + 1):

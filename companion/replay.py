@@ -315,24 +315,32 @@ class CameraTable:
                 allowed_text = f" (the word list allows {', '.join(allowed)})" if allowed else ""
                 self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again")
                 return
+        blank_said = []       # said once the play is taken as one (plays the camera missed say their own)
         for i, p in enumerate(placements):
             choice = options.get(p.square) if p.square in blanks else None
             if choice is None:
                 continue
             if len(choice) == 1:
                 placements[i] = Placement(p.square, Tile(choice[0], True))
-                self.say(f"{name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, the only letter the word list allows there")
+                blank_said.append(f"{name}\tnote: the blank on {square_name(p.square)} is taken as {choice[0]}, "
+                                  f"the only letter the word list allows there")
             else:
                 allowed = f" (the word list allows {', '.join(choice)})" if choice else ""
-                self.say(f"{name}\tquestion: which letter does the blank on {square_name(p.square)} stand for?{allowed}")
+                blank_said.append(f"{name}\tquestion: which letter does the blank on {square_name(p.square)} "
+                                  f"stand for?{allowed}")
         placements.sort(key=lambda p: p.square)
         try:
             self.referee.submit({"type": "play", "player": player, "tiles": tiles_spec(placements)})
         except CompanionError as exc:
-            if not self._take_missed_plays(placements, name):
+            if not self._take_missed_plays([Placement(p.square, Tile(BLANK, True)) if p.tile.blank else p
+                                            for p in placements], name):
+                for line in blank_said:
+                    self.say(line)
                 self.error(name, f"the tiles read are not a legal play: {exc}")
                 return
         else:
+            for line in blank_said:
+                self.say(line)
             self._say_turn(player)
         self.blank_before = frozenset(move.stray)
         self.last_picture = picture
@@ -353,15 +361,26 @@ class CameraTable:
         in another order).  False (nothing taken) where they are not, or where they split into
         plays more than one way (the scores would differ: the camera cannot choose)."""
         state = self.referee.state
-        ways = plays_in_turn(state.board, placements, self.referee.lexicon, state.config.rack_size)
+        ways = plays_in_turn(state.board, placements, self.referee.lexicon, state.config.rack_size, tiles=self.tiles)
         if not ways:
             return False
-        if len({frozenset(frozenset(p.square for p in group) for group in way) for way in ways}) > 1:
+        orders = {tuple(frozenset(p.square for p in group) for group in way) for way in ways}
+        if len({frozenset(order) for order in orders}) > 1:
             # the tiles make other plays taken otherwise (scores differ): the camera cannot say
             self.say(f"{name}\tnote: the {len(placements)} new tiles could be {len(ways[0])} plays made in turn, "
                      f"but split more than one way: not taken (take a photo after each play)")
             return False
-        plays, lines = ways[0], []
+        # a blank that fits more than one letter is taken unnamed (it scores 0 either way) and asked
+        fits: dict = {}
+        for way in ways:
+            for group in way:
+                for p in group:
+                    if p.tile.blank:
+                        fits.setdefault(p.square, set()).add(p.tile.letter)
+        open_blanks = {sq: sorted(letters) for sq, letters in fits.items() if len(letters) > 1}
+        plays = tuple(tuple(Placement(p.square, Tile(BLANK, True)) if p.square in open_blanks else p for p in group)
+                      for group in ways[0])
+        lines = []
         try:
             for group in plays:
                 player = self.referee.state.players[self.referee.state.to_move]
@@ -375,9 +394,12 @@ class CameraTable:
         self.say(f"{name}\tnote: the {len(placements)} new tiles are {len(plays)} plays, not one: the camera "
                  f"missed {len(plays) - 1} (a photo not taken, or a play made while the board was hidden); "
                  f"taken in turn, check them")
-        if len(ways) > 1:
+        if len(orders) > 1:
             self.say(f"{name}\tquestion: the plays could have been made in another order: who played which? "
                      f"(taken in the order below)")
+        for sq, letters in sorted(open_blanks.items()):
+            self.say(f"{name}\tquestion: which letter does the blank on {square_name(sq)} stand for? "
+                     f"(the word list allows {', '.join(letters)})")
         for line in lines:
             self.say(line)
         return True

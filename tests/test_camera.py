@@ -373,10 +373,14 @@ def test_two_plays_far_apart_come_in_either_order():
     assert [len(g) for g in ways[0]] == [1, 1]
 
 
-def test_missed_plays_are_not_looked_for_with_a_blank_whose_letter_is_unknown():
+def test_a_blank_in_missed_plays_is_tried_as_each_letter_of_the_set():
     board = _board_of(H8="C", I8="A", J8="T")
-    new = _placed(H9="O", H10="T", I10="?", J10="E")
-    assert plays_in_turn(board, new, Lexicon.from_words(["CAT", "COT", "TOE"], "t")) == []
+    new = _placed(H9="O", H10="T", J10="E") + [Placement((9, 8), Tile("?", True))]      # I10: a blank
+    words = Lexicon.from_words(["CAT", "COT", "TOE", "TIE"], "t")
+    ways = plays_in_turn(board, new, words, tiles=EN)
+    assert sorted(p.tile.letter for way in ways for g in way for p in g if p.tile.blank) == ["I", "O"]
+    assert all(p.tile.blank for way in ways for g in way for p in g if p.square == (9, 8))
+    assert plays_in_turn(board, new, words) == []              # no tile set: its letters are not known
 
 
 def test_the_search_for_missed_plays_gives_up_past_its_budget():

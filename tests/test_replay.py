@@ -653,3 +653,19 @@ def test_a_camera_game_not_to_be_saved_leaves_no_saved_game(tmp_path, capsys):
     code, out, err = _cli(capsys, "replay", folder, "--players", "Ann,Ben", "--lexicon", str(words), "--no-save",
                           "--db", str(tmp_path / "games.db"))
     assert code == 0 and "saved" not in err and not (tmp_path / "games.db").exists()
+
+
+def test_a_blank_in_plays_the_camera_missed_is_named_where_one_letter_fits_and_asked_where_more_do():
+    cat = put(EMPTY, "G8", "CAT")
+    both = put(put(cat, "G8", "COT", down=True), "G10", "T?E")        # TOE, its O a blank
+    table, out = _table(["CAT", "COT", "TOE"])
+    table.take(reading(cat), "move01.png", True)
+    table.take(reading(both), "move02.png", True)
+    assert table.referee.state.board[9, 7].letter == "O" and table.referee.state.board[9, 7].blank
+    assert "which letter" not in out.getvalue().split("plays, not one")[1]
+    table, out = _table(["CAT", "COT", "TOE", "TIE"])
+    table.take(reading(cat), "move01.png", True)
+    table.take(reading(both), "move02.png", True)
+    said = out.getvalue()
+    assert "move02.png\tquestion: which letter does the blank on H10 stand for? (the word list allows I, O)" in said, said
+    assert len(table.referee.state.turns) == 3
