@@ -172,11 +172,13 @@ def test_a_reader_told_the_picture_is_framed_anew_decides_the_way_up_again(pictu
     turned = np.ascontiguousarray(np.rot90(board, 1))
     assert reader.read(turned).orientation == 0                 # kept: read the old way
     reader.decide_way_up_again()
-    assert reader.way_up()[0] is None
+    assert reader.way_up().orientation is None
     rd = reader.read(turned)
     assert rd.orientation == 3 and len(wrong_squares(LABELS, rd.labels)) <= 2
     reader.keep_way_up(kept)
-    assert reader.way_up() == kept
+    now = reader.way_up()
+    assert (now.orientation, now.mirrored, now.polarity) == (kept.orientation, kept.mirrored, kept.polarity)
+    assert now.prev is kept.prev              # the picture before, as it was: nothing of the re-read kept
 
 
 EN_VALUES = dict(A=1, B=3, C=3, D=2, E=1, F=4, G=2, H=4, I=1, J=8, K=5, L=1, M=3, N=1, O=1, P=3, Q=10, R=1, S=1,

@@ -145,6 +145,18 @@ class Square:
     kind: str             # 'empty', 'tile', 'blank', 'covered', 'unsure'
 
 
+@dataclass(frozen=True, eq=False)
+class WayUp:
+    """A :class:`BoardReader`'s way up and what it keeps of the last picture
+    (:meth:`BoardReader.way_up`, :meth:`BoardReader.keep_way_up`)."""
+
+    orientation: int | None
+    mirrored: bool
+    polarity: int | None
+    open_since: np.ndarray | None
+    prev: tuple | None
+
+
 @dataclass
 class BoardReading:
     """What one picture shows.  ``labels[r][c]`` row r (top = row 0 after orientation)."""
@@ -1156,26 +1168,25 @@ class BoardReader:
         self._prev = None
         self._turn_reference(0)
 
-    def way_up(self) -> tuple[int | None, bool, int | None]:
-        """(quarter turns, mirrored, polarity): which way round the reader now reads the board
-        (None: not decided yet), to be kept with :meth:`keep_way_up`."""
-        return self.orientation, self.mirrored, self.polarity
+    def way_up(self) -> "WayUp":
+        """Which way round the reader now reads the board, and what it keeps of the last
+        picture, to be put back with :meth:`keep_way_up` (``orientation`` None: not decided)."""
+        return WayUp(self.orientation, self.mirrored, self.polarity, self._open_since, self._prev)
 
     def decide_way_up_again(self) -> None:
         """Decide which side is up afresh on the next picture, from its letters, keeping the
         polarity, the tiles' colour and the grey picture: that picture is framed otherwise (a
         phone turned, or moved to another side of the table), so the corners' order, and with it
-        the way up kept from the pictures before, says nothing of it."""
+        the way up kept from the pictures before, says nothing of it.  (The last picture is kept:
+        a picture read another way round than it does not use it.)"""
         self.orientation = None
         self._open_since = None
-        self._prev = None
 
-    def keep_way_up(self, way_up: tuple[int | None, bool, int | None]) -> None:
-        """Read the next pictures ``way_up`` (a :meth:`way_up` kept before a
-        :meth:`decide_way_up_again` that read no better)."""
-        self.orientation, self.mirrored, self.polarity = way_up
-        self._open_since = None
-        self._prev = None
+    def keep_way_up(self, way_up: "WayUp") -> None:
+        """Read the next pictures as before a :meth:`decide_way_up_again` whose picture read no
+        better: ``way_up`` is what :meth:`way_up` said then."""
+        self.orientation, self.mirrored, self.polarity = way_up.orientation, way_up.mirrored, way_up.polarity
+        self._open_since, self._prev = way_up.open_since, way_up.prev
 
     # -- letters
     def _classify(self, glyphs: list[L.Glyph], upright: bool = True,
