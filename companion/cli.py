@@ -318,12 +318,14 @@ def _camera_game(args, play) -> int:
         if args.game is None and not players:
             raise CompanionError("name the players (--players Ann,Ben) or carry on a saved game (--game ID)")
         before = {g.id for g in store.list_games()}
-        code = play(players, lexicon, store, args.game)
-        made = sorted({g.id for g in store.list_games()} - before)
-        game_id = args.game if args.game is not None else made[-1]
-        print(f"game {game_id} saved in {store.path}: go on by hand with 'companion game resume {game_id}', "
-              f"or with the camera with --game {game_id}", file=sys.stderr)
-        return code
+        try:
+            return play(players, lexicon, store, args.game)
+        finally:        # said on Ctrl-C too: stopping a watch is when the players need it
+            made = sorted({g.id for g in store.list_games()} - before)
+            game_id = args.game if args.game is not None else (made[-1] if made else None)
+            if game_id is not None:
+                print(f"game {game_id} saved in {store.path}: go on by hand with 'companion game resume {game_id}', "
+                      f"or with the camera with --game {game_id}", file=sys.stderr)
 
 
 def cmd_replay(args) -> int:

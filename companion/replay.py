@@ -81,8 +81,8 @@ class CameraTable:
         (a black-and-white camera, a board without premium colours).  ``set_profile``: the tile set
         calibrated from its tile sheet (``companion vision calibrate``).  ``store``: the saved
         games (``companion.store.GameStore``): the game is saved there, every move as it is
-        taken, as ``game new`` saves one; with ``game_id``, that saved game is carried on (its
-        players, tile set and board: ``players`` and ``tileset`` must be its own or empty)."""
+        taken, as ``game new`` saves one; with ``game_id``, that saved game is carried on with its
+        players (``players``: empty, or the same), tile set (``tileset`` is not used) and board."""
         from vision.errors import VisionError
         from vision.frames import load_image
         from vision.read import BoardReader

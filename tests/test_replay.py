@@ -669,3 +669,15 @@ def test_a_blank_in_plays_the_camera_missed_is_named_where_one_letter_fits_and_a
     said = out.getvalue()
     assert "move02.png\tquestion: which letter does the blank on H10 stand for? (the word list allows I, O)" in said, said
     assert len(table.referee.state.turns) == 3
+
+
+def test_a_watch_stopped_by_ctrl_c_still_says_where_its_game_is_saved(tmp_path, capsys, monkeypatch):
+    import companion.replay as replay
+
+    def stopped(*args, **kwargs):
+        replay.CameraTable(["Ann", "Ben"], "en", None, None, io.StringIO(), store=kwargs["store"])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(replay, "watch", stopped)
+    code, _, err = _cli(capsys, "watch", "0", "--players", "Ann,Ben", "--db", str(tmp_path / "games.db"))
+    assert code == 130 and "game 1 saved in " in err and "stopped" in err
