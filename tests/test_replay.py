@@ -183,6 +183,15 @@ def reading(labels: list[str], turns: int = 0, mirrored: bool = False, maybe_bla
                         maybe_blank=frozenset(maybe_blank))
 
 
+def _two_photos(words: list[str], first: list[str], second: list[str]):
+    """A table that took ``first`` (sure readings) as Ann's move and was then shown ``second``:
+    (the table, what it said, line by line)."""
+    table, out = _table(words)
+    table.take(reading(first), "move01.png", True)
+    table.take(reading(second), "move02.png", True)
+    return table, out.getvalue().splitlines()
+
+
 def test_lamp_light_read_as_a_blank_off_the_play_is_noted_and_the_play_scored():
     labels = put(EMPTY, "G8", "CAT")
     labels = put(labels, "C3", "?")                     # a glare patch on C3 read as a blank face
@@ -346,12 +355,8 @@ def test_a_photo_showing_tiles_already_down_as_they_are_is_not_read_again():
 
 def test_a_photo_showing_two_plays_made_in_turn_scores_both_players():
     # the camera missed Ben's COT: the next photo shows it and Ann's TOE as well
-    table, out = _table(["CAT", "COT", "TOE"])
     cat = put(EMPTY, "G8", "CAT")
-    table.take(reading(cat), "move01.png", True)
-    both = put(put(cat, "G8", "COT", down=True), "G10", "TOE")
-    table.take(reading(both), "move02.png", True)
-    said = out.getvalue().splitlines()
+    table, said = _two_photos(["CAT", "COT", "TOE"], cat, put(put(cat, "G8", "COT", down=True), "G10", "TOE"))
     assert said[1] == ("move02.png\tnote: the 4 new tiles are 2 plays, not one: the camera missed 1 (a photo not "
                        "taken, or a play made while the board was hidden); taken in turn, check them"), said
     assert said[2] == "Ben\tG8\tdown\tCOT\t6" and said[3].startswith("Ann\tG10\tacross\tTOE\t"), said
@@ -359,11 +364,9 @@ def test_a_photo_showing_two_plays_made_in_turn_scores_both_players():
 
 
 def test_new_tiles_that_are_no_plays_of_words_stay_refused():
-    table, out = _table(["CAT", "COT"])
     cat = put(EMPTY, "G8", "CAT")
-    table.take(reading(cat), "move01.png", True)
-    table.take(reading(put(put(cat, "G8", "COT", down=True), "G10", "TOE")), "move02.png", True)
-    assert "ERROR the tiles read are not a legal play" in out.getvalue().splitlines()[1]
+    table, said = _two_photos(["CAT", "COT"], cat, put(put(cat, "G8", "COT", down=True), "G10", "TOE"))
+    assert "ERROR the tiles read are not a legal play" in said[1]
     assert len(table.referee.state.turns) == 1
 
 
@@ -558,11 +561,8 @@ def test_a_tile_sheet_on_a_board_the_locator_cannot_find_is_learnt_with_the_kept
 
 
 def test_two_plays_far_apart_are_taken_with_a_question_on_who_played_which():
-    table, out = _table(["CARTS", "AC", "TO"])
     carts = put(EMPTY, "G8", "CARTS")
-    table.take(reading(carts), "move01.png", True)
-    table.take(reading(put(put(carts, "G7", "A"), "J9", "O")), "move02.png", True)
-    said = out.getvalue().splitlines()
+    table, said = _two_photos(["CARTS", "AC", "TO"], carts, put(put(carts, "G7", "A"), "J9", "O"))
     assert said[1].startswith("move02.png\tnote: the 2 new tiles are 2 plays, not one"), said
     assert said[2].startswith("move02.png\tquestion: the plays could have been made in another order: who played which?")
     assert len(table.referee.state.turns) == 3
@@ -570,11 +570,8 @@ def test_two_plays_far_apart_are_taken_with_a_question_on_who_played_which():
 
 def test_new_tiles_that_split_into_plays_more_than_one_way_are_not_taken():
     # J8 P, K8 Q, J9 R: CATPQ then PR, or PR (with CATP) then CATPQ -- other plays, other scores
-    table, out = _table(["CAT", "CATP", "CATPQ", "PR"])
     cat = put(EMPTY, "G8", "CAT")
-    table.take(reading(cat), "move01.png", True)
-    table.take(reading(put(put(cat, "J8", "PQ"), "J9", "R")), "move02.png", True)
-    said = out.getvalue().splitlines()
+    table, said = _two_photos(["CAT", "CATP", "CATPQ", "PR"], cat, put(put(cat, "J8", "PQ"), "J9", "R"))
     assert said[1] == ("move02.png\tnote: the 3 new tiles could be 2 plays made in turn, but split more than one "
                        "way: not taken (take a photo after each play)"), said
     assert "ERROR the tiles read are not a legal play" in said[2]
@@ -583,11 +580,8 @@ def test_new_tiles_that_split_into_plays_more_than_one_way_are_not_taken():
 
 def test_missed_plays_the_referee_refuses_leave_no_play_of_them_taken():
     # an X under the C and another under the T: each a play of words, but the set has one X
-    table, out = _table(["CAT", "CX", "TX"])
     cat = put(EMPTY, "G8", "CAT")
-    table.take(reading(cat), "move01.png", True)
-    table.take(reading(put(put(cat, "G9", "X"), "I9", "X")), "move02.png", True)
-    said = out.getvalue().splitlines()
+    table, said = _two_photos(["CAT", "CX", "TX"], cat, put(put(cat, "G9", "X"), "I9", "X"))
     assert "ERROR the tiles read are not a legal play" in said[-1], said
     assert [e["type"] for e in table.referee.events][-2:] == ["play", "undo"]      # the first taken, then undone
     assert len(table.referee.state.turns) == 1
@@ -658,15 +652,10 @@ def test_a_camera_game_not_to_be_saved_leaves_no_saved_game(tmp_path, capsys):
 def test_a_blank_in_plays_the_camera_missed_is_named_where_one_letter_fits_and_asked_where_more_do():
     cat = put(EMPTY, "G8", "CAT")
     both = put(put(cat, "G8", "COT", down=True), "G10", "T?E")        # TOE, its O a blank
-    table, out = _table(["CAT", "COT", "TOE"])
-    table.take(reading(cat), "move01.png", True)
-    table.take(reading(both), "move02.png", True)
+    table, said = _two_photos(["CAT", "COT", "TOE"], cat, both)
     assert table.referee.state.board[9, 7].letter == "O" and table.referee.state.board[9, 7].blank
-    assert "which letter" not in out.getvalue().split("plays, not one")[1]
-    table, out = _table(["CAT", "COT", "TOE", "TIE"])
-    table.take(reading(cat), "move01.png", True)
-    table.take(reading(both), "move02.png", True)
-    said = out.getvalue()
+    assert not any("which letter" in line for line in said), said
+    table, said = _two_photos(["CAT", "COT", "TOE", "TIE"], cat, both)
     assert "move02.png\tquestion: which letter does the blank on H10 stand for? (the word list allows I, O)" in said, said
     assert len(table.referee.state.turns) == 3
 
