@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.board import Board, Placement, Tile
 from companion.camera import (blank_letters, blank_the_words_need, fitting_letters, plays_in_turn, read_move,
-                              word_ends)
+                              tiles_read_as_held, word_ends)
 from companion.lexicon import Lexicon
 from companion.tiles import get_tileset
 
@@ -387,3 +387,11 @@ def test_the_search_for_missed_plays_gives_up_past_its_budget():
     board = _board_of(H8="C", I8="A", J8="T")
     new = _placed(H9="O", H10="T", I10="O", J10="E")
     assert plays_in_turn(board, new, Lexicon.from_words(["CAT", "COT", "TOE"], "t"), budget=2) == []
+
+
+def test_tiles_already_down_are_counted_as_read_as_they_are_or_as_something_else():
+    board = Board().place(_placed(H8="C", I8="A", J8="T") + [Placement((7, 10), Tile("S", True))])   # CATs
+    assert tiles_read_as_held(board, rows(H8="C", I8="A", J8="T", K8="?")) == (4, 0)
+    assert tiles_read_as_held(board, rows(H8="C", I8="O", K8="S")) == (1, 3)     # O, an empty J8, a blank as S
+    assert tiles_read_as_held(board, rows(H8="#", I8="#", J8="T", K8="#")) == (1, 0)   # covered: neither
+    assert tiles_read_as_held(Board(), rows(H8="C")) == (0, 0)                           # nothing down yet
