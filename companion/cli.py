@@ -333,7 +333,7 @@ def cmd_replay(args) -> int:
 
     return _camera_game(args, lambda players, lexicon, store, game_id: replay_folder(
         args.folder, players, args.tileset, lexicon, args.reference, sys.stdout, board_profile=args.board_profile,
-        set_profile=args.set_profile, store=store, game_id=game_id))
+        set_profile=args.set_profile, store=store, game_id=game_id, repeat_photos=args.repeat_photos))
 
 
 def cmd_watch(args) -> int:
@@ -473,6 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board (or, with --game, the next moves of a saved game); players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr).")
     rp.add_argument("folder", metavar="FOLDER")
     camera_game_options(rp)
+    rp.add_argument("--repeat-photos", action="store_true", help="several photos may be taken a move: a photo "
+                    "with no new tile is the board photographed again, not a pass (passes and exchanges are not seen)")
     rp.set_defaults(func=cmd_replay)
 
     wa = sub.add_parser("watch", help="score moves from a video or a live camera", description="Watch a video file or a live camera (a number, e.g. 0; 'picamera' on a Raspberry Pi): a move is taken once the picture is still and every square agrees over several frames; each new stable board with new tiles is the next player's move. Prints each move and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr); --game carries a saved game on.")

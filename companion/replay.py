@@ -212,14 +212,15 @@ class CameraTable:
         return squares(empty & (z >= CHANGED_SPREADS)), squares(covered & (z < UNCHANGED_SPREADS))
 
     def take(self, reading, name: str, empty_is_pass: bool, wait_when_covered: bool = False,
-             picture=None) -> None:
+             picture=None, repeat_photos: bool = False) -> None:
         """Turn one trusted reading into the next player's move (or a pass), print it.
 
         A square that may hold a tile of the play but is covered or unreadable: a photo must be
         taken again (an ERROR), or, ``wait_when_covered`` (a camera watching), the next still
         picture is waited for.  One that cannot be part of the play is only noted.  ``picture``:
         the rectified picture read (compared with the one the last move was taken from, see
-        :meth:`compare_with_last`)."""
+        :meth:`compare_with_last`).  ``repeat_photos``: a photo showing no new tile is the board
+        photographed again, not a pass (several photos a move)."""
         state = self.referee.state
         player = state.players[state.to_move]
         view = (reading.orientation, reading.mirrored)
@@ -268,6 +269,9 @@ class CameraTable:
                 # two-player game before it began
                 self.say(f"{name}\tnote: the empty board before the first move (setting up): not a pass")
                 self.last_picture = picture
+            elif empty_is_pass and repeat_photos:
+                # several photos a move: one with no new tile is the board photographed again
+                self.say(f"{name}\tnote: no new tile: the board as it was photographed again (not a pass)")
             elif empty_is_pass:
                 self.referee.submit({"type": "pass", "player": player})
                 self.say(f"{player}\tpass (no new tile in {name})\t0")
@@ -474,10 +478,12 @@ def load_set_profile(path: str, letters: str, code: str):
 
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                   out: TextIO = sys.stdout, min_confidence: float = 0.8, *, board_profile: str | None = None,
-                  set_profile: str | None = None, store=None, game_id: int | None = None) -> int:
+                  set_profile: str | None = None, store=None, game_id: int | None = None,
+                  repeat_photos: bool = False) -> int:
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board
     (or, with ``game_id``, the next moves of that saved game); ``store``: saved there as it goes
-    (see :class:`CameraTable`)."""
+    (see :class:`CameraTable`).  ``repeat_photos``: the players may take several photos a move,
+    so a photo with no new tile is not a pass (a pass or an exchange is then not seen)."""
     from vision.errors import VisionError
 
     if not Path(folder).is_dir():
@@ -495,7 +501,7 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
             except VisionError as exc:     # found but not readable (shaken, too dark): taken again
                 table.error(frame.name, str(exc))
                 continue
-            table.take(reading, frame.name, empty_is_pass=True, picture=rect)
+            table.take(reading, frame.name, empty_is_pass=True, picture=rect, repeat_photos=repeat_photos)
     table.totals()
     return 0 if not table.problems else 1
 

@@ -670,3 +670,13 @@ def test_a_watch_stopped_by_ctrl_c_still_says_where_its_game_is_saved(tmp_path, 
     monkeypatch.setattr(replay, "watch", stopped)
     code, _, err = _cli(capsys, "watch", "0", "--players", "Ann,Ben", "--db", str(tmp_path / "games.db"))
     assert code == 130 and "game 1 saved in " in err and "stopped" in err
+
+
+def test_a_photo_of_the_board_as_it_was_is_not_a_pass_where_several_photos_a_move_are_taken():
+    cat = put(EMPTY, "G8", "CAT")
+    table, out = _table(["CAT"])
+    table.take(reading(cat), "move01.png", True, repeat_photos=True)
+    table.take(reading(cat), "move01b.png", True, repeat_photos=True)
+    said = out.getvalue().splitlines()
+    assert said[1] == "move01b.png\tnote: no new tile: the board as it was photographed again (not a pass)", said
+    assert len(table.referee.state.turns) == 1 and table.referee.state.to_move == 1
