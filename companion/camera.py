@@ -408,8 +408,8 @@ def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_s
 
     A camera misses a play when two are made before it sees a still board between them (fast
     players, a hand left over the board), or a photo was not taken after one.  Only two to
-    ``most`` plays are looked for; empty when there is no such way, or the search would try more
-    than ``budget`` plays (each letter tried for a blank counts).  A blank whose letter is
+    ``most`` plays are looked for; empty when there is no such way, when the tiles are one play
+    of words after all (nothing was missed), or when the search would try more than ``budget`` plays (each letter tried for a blank counts).  A blank whose letter is
     unknown (at most MAX_UNKNOWN, and only given the tile set, ``tiles``) is tried as each letter
     of the set: the ways hold it named (``Tile(letter, True)``), one way a letter that fits.
     Several ways (two plays far apart, made in either order; a blank that fits more letters)
@@ -421,7 +421,8 @@ def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_s
     alphabet = tuple(tiles.alphabet) if tiles is not None else ()
     tried = 0
 
-    def candidates(on: Board, left: tuple[Placement, ...]):
+    def candidates(left: tuple[Placement, ...]):
+        # runs of the tiles left along one row or column, at most a rack of them
         seen = set()
         for axis in (0, 1):
             lines: dict[int, list[Placement]] = {}
@@ -444,7 +445,7 @@ def plays_in_turn(board: Board, placements: Sequence[Placement], lexicon, rack_s
             return
         if plays_left == 0:
             return
-        for group in candidates(on, left):
+        for group in candidates(left):
             if plays_left == 1 and len(group) != len(left):
                 continue
             rest = tuple(p for p in left if p not in group)
