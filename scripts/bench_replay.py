@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_replay.py                  # every English game in ../shared/gcg
     .venv/bin/python scripts/bench_replay.py --games 6 --seed 1 --hard
+    .venv/bin/python scripts/bench_replay.py --real                    # the real photos of ../shared/photos/jheidel
 
 Each game of ``../shared/gcg`` (tournament and engine games: real words, real blanks, exchanges,
 passes, withdrawn phonies) is played out on a rendered board (``vision/render.py``: one random
@@ -236,6 +237,42 @@ def _enter_by_hand(table: CameraTable, truth: TrueTurn, names: list[str]) -> Non
         raise SystemExit(f"cannot enter the recorded turn by hand: {exc}")
 
 
+def bench_real(folder: Path) -> int:
+    """``companion replay --repeat-photos`` on each day's photos of ``folder`` (named
+    IMG_YYYYMMDD_HHMMSS.jpg: a day's photos are one game, several photos a move): what it took."""
+    import re
+    import tempfile
+
+    from companion.referee import load_lexicon
+    from companion.replay import replay_folder
+
+    days: dict[str, list[Path]] = {}
+    for p in sorted(folder.glob("*.jpg")):
+        m = re.match(r"IMG_(\d{8})_", p.name)
+        if m:
+            days.setdefault(m.group(1), []).append(p)
+    if not days:
+        print(f"{folder}: no photos named IMG_YYYYMMDD_*.jpg")
+        return 1
+    lexicon = load_lexicon("default")
+    for day, photos in days.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            for p in photos:
+                os.symlink(p, Path(tmp) / p.name)
+            out = io.StringIO()
+            replay_folder(tmp, ["Ann", "Ben"], "en", lexicon, None, out, repeat_photos=True)
+        lines = out.getvalue().splitlines()
+        plays = [ln for ln in lines if ln.startswith(("Ann\t", "Ben\t")) and "\tpass (" not in ln]
+        refused = sorted({ln.split("\t")[0] for ln in lines if "\tERROR " in ln})
+        missed = sum("plays, not one" in ln for ln in lines)
+        turned = sum("another way round now" in ln for ln in lines)
+        print(f"{day}: {len(photos)} photos; plays taken {len(plays)} "
+              f"({', '.join(ln.split(chr(9))[3] + ' ' + ln.split(chr(9))[4] for ln in plays) or 'none'}); "
+              f"photos with missed plays {missed}; board seen another way round {turned}; photos refused "
+              f"{len(refused)}" + (f", the first {refused[0]}" if refused else "") + f"; {lines[-1]}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=0, help="at most this many games (0: all)")
@@ -247,8 +284,12 @@ def main(argv=None) -> int:
     ap.add_argument("--grey", action="store_true", help="a black-and-white camera (every photo made grey)")
     ap.add_argument("--fonts", choices=["both", "train", "heldout"], default="both",
                     help="the training fonts' games, the unseen fonts' games, or both (the default)")
+    ap.add_argument("--real", action="store_true", help="instead: companion replay on the real photos of "
+                    "../shared/photos/jheidel, a day's photos a game")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.real:
+        return bench_real(SHARED / "photos" / "jheidel")
     folder = SHARED / "gcg"
     if not folder.is_dir():
         print(f"{folder} not found: nothing to replay")
