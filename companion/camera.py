@@ -66,6 +66,16 @@ class CameraMove:
         return not self.covered
 
 
+def _seen_as(label: str) -> str:
+    """A reading's label of a square as the table names it: "empty", "a blank" or the letter."""
+    return "empty" if label == EMPTY else "a blank" if label == BLANK else label.upper()
+
+
+def _held_as(tile: Tile) -> str:
+    """A confirmed tile as the table names it, comparable with :func:`_seen_as`."""
+    return "a blank" if tile.blank else tile.letter
+
+
 def tiles_read_as_held(confirmed: Board, labels: Sequence[str]) -> tuple[int, int]:
     """(agree, disagree): of the tiles on the confirmed board, how many the reading shows as
     they are (the letter, or ``?`` for a blank) and how many as something else (empty, another
@@ -77,8 +87,7 @@ def tiles_read_as_held(confirmed: Board, labels: Sequence[str]) -> tuple[int, in
             held = confirmed[r, c]
             if held is None or labels[r][c] == COVERED:
                 continue
-            seen = labels[r][c]
-            if (seen == BLANK) if held.blank else (seen.upper() == held.letter):
+            if _seen_as(labels[r][c]) == _held_as(held):
                 agree += 1
             else:
                 disagree += 1
@@ -123,8 +132,7 @@ def read_move(confirmed: Board, labels: Sequence[str], confidence: Sequence[Sequ
             if held is not None:
                 if label == COVERED:
                     continue
-                seen = "empty" if label == EMPTY else "a blank" if label == BLANK else label.upper()
-                expected = "a blank" if held.blank else held.letter
+                seen, expected = _seen_as(label), _held_as(held)
                 if seen != expected:
                     misread.append(f"{square_name((r, c))} reads {seen} but holds {expected}: keeping {expected}")
                 continue

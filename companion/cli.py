@@ -321,9 +321,10 @@ def _camera_game(args, play) -> int:
         try:
             return play(players, lexicon, store, args.game)
         finally:        # said on Ctrl-C too: stopping a watch is when the players need it
-            made = sorted({g.id for g in store.list_games()} - before)
+            games = {g.id for g in store.list_games()}
+            made = sorted(games - before)
             game_id = args.game if args.game is not None else (made[-1] if made else None)
-            if game_id is not None:
+            if game_id in games:            # not a --game that is not there
                 print(f"game {game_id} saved in {store.path}: go on by hand with 'companion game resume {game_id}', "
                       f"or with the camera with --game {game_id}", file=sys.stderr)
 

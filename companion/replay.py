@@ -345,7 +345,7 @@ class CameraTable:
         else:
             for line in blank_said:
                 self.say(line)
-            self._say_turn(player)
+            self.say(self._turn_line(player))
         self.blank_before = frozenset(move.stray)
         self.last_picture = picture
 
@@ -354,9 +354,6 @@ class CameraTable:
         turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
         words = " ".join(w.display for w in play.words)
         return f"{player}\t{square_name(play.main_word.start)}\t{play.direction}\t{words}\t{turn.score}"
-
-    def _say_turn(self, player: str) -> None:
-        self.say(self._turn_line(player))
 
     def _take_missed_plays(self, placements: list[Placement], name: str) -> bool:
         """New tiles that are no one legal play but are two or more made in turn (plays the

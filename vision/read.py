@@ -1178,7 +1178,7 @@ class BoardReader:
         polarity, the tiles' colour and the grey picture: that picture is framed otherwise (a
         phone turned, or moved to another side of the table), so the corners' order, and with it
         the way up kept from the pictures before, says nothing of it.  (The last picture is kept:
-        a picture read another way round than it does not use it.)"""
+        a picture read another way round than the last one does not use it.)"""
         self.orientation = None
         self._open_since = None
 
