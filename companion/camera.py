@@ -344,6 +344,42 @@ def blank_letters(board: Board, placements: Sequence[Placement], tiles: TileSet,
     return fitting_letters(board, placements, blanks, tiles, lexicon)
 
 
+def board_words(board: Board) -> list[tuple[tuple[Square, ...], str]]:
+    """Every word on ``board`` (each run of two tiles or more, across then down) with its
+    squares; a blank not yet named reads ``?``."""
+    n, out = board.size, []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r in range(n):
+            for c in range(n):
+                if not board.occupied((r, c)) or board.occupied((r - dr, c - dc)):
+                    continue
+                run, (rr, cc) = [], (r, c)
+                while board.occupied((rr, cc)):
+                    run.append((rr, cc))
+                    rr, cc = rr + dr, cc + dc
+                if len(run) > 1:
+                    out.append((tuple(run), "".join(board[sq].letter for sq in run)))
+    return out
+
+
+def found_blank_letters(board: Board, tiles: TileSet, lexicon) -> dict[Square, list[str]]:
+    """For each blank not yet named on a board as found (a game joined mid-way), the letters
+    that make the words through it acceptable, one blank at a time (a word holding another
+    unnamed blank is not judged).  Empty lists without a word list."""
+    blanks = [sq for sq, t in board.tiles() if t.blank and t.letter == BLANK]
+    out: dict[Square, list[str]] = {sq: [] for sq in blanks}
+    if lexicon is None:
+        return out
+    words = board_words(board)
+    for sq in blanks:
+        through = [(run, text) for run, text in words if sq in run]
+        for ch in tiles.alphabet:
+            texts = [text[:run.index(sq)] + ch + text[run.index(sq) + 1:] for run, text in through]
+            if all(BLANK in t or t in lexicon for t in texts):
+                out[sq].append(ch)
+    return out
+
+
 def _words_fit(board: Board, placements: Sequence[Placement], unknown: Sequence[Square], tiles: TileSet,
                lexicon) -> bool:
     """Whether the play makes only words of the word list, each unknown square (an undeclared

@@ -329,12 +329,32 @@ def _camera_game(args, play) -> int:
                       f"or with the camera with --game {game_id}", file=sys.stderr)
 
 
+def _mid_game(args, players: list[str]):
+    """--mid-game, --scores and --to-move as a ``companion.replay.MidGame`` (None without --mid-game)."""
+    from companion.replay import MidGame
+
+    if not args.mid_game:
+        if args.scores is not None or args.to_move is not None:
+            raise CompanionError("--scores and --to-move are for a game joined mid-way: add --mid-game")
+        return None
+    scores = {}
+    if args.scores is not None:
+        values = [v.strip() for v in args.scores.split(",")]
+        if len(values) != len(players) or not all(v.lstrip("-").isdigit() for v in values):
+            raise CompanionError(f"--scores takes each player's points so far, whole numbers in the order of --players "
+                                 f"({len(players)} of them, like --scores {','.join(['0'] * max(2, len(players)))}), "
+                                 f"not {args.scores!r}")
+        scores = dict(zip(players, (int(v) for v in values)))
+    return MidGame(scores, args.to_move)
+
+
 def cmd_replay(args) -> int:
     from companion.replay import replay_folder
 
     return _camera_game(args, lambda players, lexicon, store, game_id: replay_folder(
         args.folder, players, args.tileset, lexicon, args.reference, sys.stdout, board_profile=args.board_profile,
-        set_profile=args.set_profile, store=store, game_id=game_id, repeat_photos=args.repeat_photos))
+        set_profile=args.set_profile, store=store, game_id=game_id, repeat_photos=args.repeat_photos,
+        mid_game=_mid_game(args, players)))
 
 
 def cmd_watch(args) -> int:
@@ -343,7 +363,8 @@ def cmd_watch(args) -> int:
     source = int(args.source) if args.source.isdigit() else args.source
     return _camera_game(args, lambda players, lexicon, store, game_id: watch(
         source, players, args.tileset, lexicon, args.reference, sys.stdout, frames=args.frames,
-        board_profile=args.board_profile, set_profile=args.set_profile, store=store, game_id=game_id))
+        board_profile=args.board_profile, set_profile=args.set_profile, store=store, game_id=game_id,
+        mid_game=_mid_game(args, players)))
 
 
 def _prompt(text: str) -> None:
@@ -368,6 +389,11 @@ def camera_game_options(parser: argparse.ArgumentParser) -> None:
                         "that stays put (companion vision corners): found where the automatic locator cannot")
     parser.add_argument("--set-profile", metavar="PROFILE_NPZ", help="your tile set, learnt from a photo of its "
                         "tile sheet (companion vision calibrate)")
+    parser.add_argument("--mid-game", action="store_true", help="the game began before the camera was set up: the "
+                        "first picture with tiles is the board as found, not a play (its words are not judged)")
+    parser.add_argument("--scores", metavar="N,N", help="with --mid-game: each player's points so far, in the order "
+                        "of --players (default 0 each)")
+    parser.add_argument("--to-move", metavar="NAME", help="with --mid-game: whose turn it is (default the first player)")
 
 
 def build_parser() -> argparse.ArgumentParser:

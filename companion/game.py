@@ -342,6 +342,62 @@ def apply_play(state: GameState, event: Mapping[str, Any]) -> GameState:
     return replace(new, to_move=nxt, lose_next_turn=lose, turns=turns)
 
 
+def _connected(squares: set) -> bool:
+    """Whether ``squares`` join up through shared sides (as the tiles of a board in play do)."""
+    todo, seen = [next(iter(squares))], set()
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in seen:
+            continue
+        seen.add((r, c))
+        todo += [sq for sq in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if sq in squares and sq not in seen]
+    return len(seen) == len(squares)
+
+
+def apply_position(state: GameState, event: Mapping[str, Any]) -> GameState:
+    """The board as found: a game the referee joins mid-way (a camera set up after the first moves).
+
+    ``tiles`` the tiles already down (as a play's: lower case a blank standing for that letter,
+    ``?`` a blank not yet named), ``scores`` optional ``{player: points}`` so far (0 for anyone not
+    named), ``to_move`` optional, the player whose turn it is (default the first). Only before the
+    first turn. The tiles must be a board a game can reach: two or more, joined up, one on the
+    centre square, no more of a letter than the set has, and no more in all than the bag held
+    once the racks were drawn. Their words are not judged (the table let them stand); the racks
+    stay full, and the bag loses the tiles on the board. Each player's score so far is a line of
+    the scoresheet (kind ``carried``), so the totals add up."""
+    if state.turns or not state.board.is_empty:
+        raise RuleViolation("the board as found can be set only before the first turn: undo the turns first")
+    placements = parse_tiles(event.get("tiles"), state)
+    cfg = state.config
+    squares = {p.square for p in placements}
+    centre = cfg.board_layout.centre
+    if len(placements) < 2:
+        raise IllegalPlay("a board in play shows two tiles or more (the first play is a word)")
+    if centre not in squares:
+        raise IllegalPlay(f"no tile on the centre square {square_name(centre)}: the first play covers it, so every "
+                          f"board in play has one there")
+    if not _connected(squares):
+        raise IllegalPlay("the tiles do not all join up: every play after the first touches the tiles already down")
+    board = state.board.place(placements)
+    check_supply(board, cfg.tiles)
+    if len(placements) > state.bag:
+        raise IllegalPlay(f"the board shows {len(placements)} tiles, but with {len(cfg.players)} full racks only "
+                          f"{state.bag} can be out of the bag")
+    scores = event.get("scores") or {}
+    if not isinstance(scores, Mapping):
+        raise RuleViolation("'scores' must map each player to their points so far, like {\"Ann\": 120}")
+    points = [0] * len(cfg.players)
+    for name, value in scores.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RuleViolation(f"{name}'s score so far must be a whole number of points, not {value!r}")
+        points[state.player_index(name)] = value
+    to_move = state.player_index(event["to_move"]) if event.get("to_move") is not None else 0
+    found = f"score before the referee began (the board as found: {len(placements)} tiles)"
+    turns = tuple(Turn(i, "carried", found, p, p) for i, p in enumerate(points))
+    return replace(state, board=board, scores=tuple(points), bag=state.bag - len(placements), to_move=to_move,
+                   turns=turns)
+
+
 def _after_pass(state: GameState, who: int, turn: Turn) -> GameState:
     passes = state.scoreless_passes + 1
     new = replace(state, pending=None, scoreless_passes=passes, turns=state.turns + (turn,))
@@ -508,6 +564,7 @@ HANDLERS = {
     "end_racks": apply_end_racks,
     "time_penalty": apply_time_penalty,
     "rack": apply_rack,
+    "position": apply_position,
 }
 
 

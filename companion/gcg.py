@@ -1127,6 +1127,9 @@ def _event_lines(event: Mapping[str, Any], before, after, nicks: list[str]) -> l
         return [f"#rack{who + 1} {event.get('rack', '')}"]
     if kind == "end_racks":
         return _end_lines(event, before, after, nicks)
+    if kind == "position":
+        raise CompanionError("the game was joined mid-way (the board as found), and a GCG record starts from an "
+                             "empty board: export it as its event log (--format jsonl)")
     for turn in new_turns:
         if turn.kind == "play":
             position, word = _written_play(after.pending.play)

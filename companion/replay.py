@@ -23,14 +23,15 @@ taken again.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Mapping, TextIO
 
 import numpy as np
 
 from companion.board import Placement, Tile, square_name
-from companion.camera import (blank_the_words_need, fitting_letters, plays_in_turn, read_move, tiles_read_as_held,
-                              word_ends)
+from companion.camera import (blank_the_words_need, board_words, fitting_letters, found_blank_letters, plays_in_turn,
+                              read_move, tiles_read_as_held, word_ends)
 from companion.errors import CompanionError
 from companion.game import tiles_spec
 from companion.referee import Referee
@@ -69,25 +70,39 @@ def reading_for_engine(reading) -> tuple[list[str], list[list[float]], list[tupl
     return labels, conf, unread
 
 
+@dataclass(frozen=True)
+class MidGame:
+    """A game the camera joins mid-way: its first picture with tiles is the board as found (the
+    ``position`` event), not a play.  ``scores``: each player's points so far (0 for anyone not
+    named); ``to_move``: whose turn it is (default the first player)."""
+
+    scores: Mapping[str, int] = field(default_factory=dict)
+    to_move: str | None = None
+
+
 class CameraTable:
     """A game scored from pictures: the referee, the board tracker and the square reader."""
 
     def __init__(self, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                  out: TextIO = sys.stdout, min_confidence: float = 0.8, photos: bool = False,
                  board_profile: str | None = None, set_profile: str | None = None, store=None,
-                 game_id: int | None = None):
+                 game_id: int | None = None, mid_game: MidGame | None = None):
         """``board_profile``: a board profile (JSON, ``companion vision corners``): the grid's
         corners set once, for a camera that stays put -- found where the automatic locator cannot
         (a black-and-white camera, a board without premium colours).  ``set_profile``: the tile set
         calibrated from its tile sheet (``companion vision calibrate``).  ``store``: the saved
         games (``companion.store.GameStore``): the game is saved there, every move as it is
         taken, as ``game new`` saves one; with ``game_id``, that saved game is carried on with its
-        players (``players``: empty, or the same), tile set (``tileset`` is not used) and board."""
+        players (``players``: empty, or the same), tile set (``tileset`` is not used) and board.
+        ``mid_game``: the game began before the camera was set up (:class:`MidGame`)."""
         from vision.errors import VisionError
         from vision.frames import load_image
         from vision.read import BoardReader
         from vision.track import BoardTracker
 
+        if game_id is not None and mid_game is not None:
+            raise CompanionError("a saved game carried on (--game) already has its board: --mid-game is for a game "
+                                 "the referee has not seen yet")
         if game_id is not None:
             if store is None:
                 raise CompanionError("a saved game can only be carried on from the saved-games file")
@@ -110,6 +125,11 @@ class CameraTable:
             self.referee = Referee.start({"players": players, "tileset": self.tiles.code, "challenge_rule": "single",
                                           "lexicon": "default" if lexicon is None else lexicon.name}, lexicon,
                                          store, "camera: " + " v ".join(players))
+        if mid_game is not None:
+            for name in list(mid_game.scores) + ([mid_game.to_move] if mid_game.to_move is not None else []):
+                if name not in self.referee.state.players:
+                    raise CompanionError(f"{name} is not a player of this game ({', '.join(self.referee.state.players)})")
+        self.mid_game = mid_game
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
         self.out = out
         self.min_confidence = min_confidence
@@ -254,6 +274,13 @@ class CameraTable:
             else:
                 self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
             return
+        if self.mid_game is not None and not state.turns:
+            if move.placements or move.unread:
+                self._take_position(move, reading, name, picture, wait_when_covered)
+                return
+            # an empty board: the game has not begun after all, and is scored from its first move
+            self.say(f"{name}\tnote: the board is empty: the game is scored from its first move, not joined mid-way")
+            self.mid_game = None
         if move.stray:
             self.say(f"{name}\tnote: {', '.join(square_name(s) for s in move.stray)} look{'s' if len(move.stray) == 1 else ''} "
                      f"like a blank tile, off this play's line: not taken (lamp light or a reflection?); "
@@ -347,6 +374,59 @@ class CameraTable:
                 self.say(line)
             self.say(self._turn_line(player))
         self.blank_before = frozenset(move.stray)
+        self.last_picture = picture
+
+    def _take_position(self, move, reading, name: str, picture, wait_when_covered: bool) -> None:
+        """The first picture of a game joined mid-way: its tiles are the board as found (the
+        ``position`` event), with the scores so far.  Every square must be read (a covered or
+        unread one could hold any tile: the next picture, or the photo again); letters read
+        unsure are asked, a blank's letter is taken from the word list where it allows one only
+        (asked otherwise), and words the word list lacks are said (a misread letter, or a word
+        the table let stand)."""
+        hidden = sorted(set(move.elsewhere) | set(move.unread))
+        if hidden:
+            where = ", ".join(square_name(s) for s in hidden)
+            if wait_when_covered:
+                self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}")
+            else:
+                self.error(name, f"squares covered or unreadable on the board as found: {where}; take the photo again")
+            return
+        state = self.referee.state
+        placements = sorted(move.placements, key=lambda p: p.square)
+        board = state.board.place(placements)
+        said = [f"{name}\tquestion: {q.text}" for q in move.questions if q.kind == "unsure"]
+        if move.stray:
+            said.append(f"{name}\tnote: {', '.join(square_name(s) for s in move.stray)} look like a blank tile, but "
+                        f"join no word of the board: not taken (lamp light or a reflection?)")
+        for sq, letters in sorted(found_blank_letters(board, self.tiles, self.referee.lexicon).items()):
+            if len(letters) == 1:
+                placements = [Placement(sq, Tile(letters[0], True)) if p.square == sq else p for p in placements]
+                said.append(f"{name}\tnote: the blank on {square_name(sq)} is taken as {letters[0]}, the only "
+                            f"letter the word list allows there")
+            else:
+                allowed = f" (the word list allows {', '.join(sorted(letters))})" if letters else ""
+                said.append(f"{name}\tquestion: which letter does the blank on {square_name(sq)} stand for?{allowed}")
+        event = {"type": "position", "tiles": tiles_spec(placements), "scores": dict(self.mid_game.scores)}
+        if self.mid_game.to_move is not None:
+            event["to_move"] = self.mid_game.to_move
+        try:
+            self.referee.submit(event)
+        except CompanionError as exc:
+            self.error(name, f"the tiles read are not a board in play: {exc}")
+            return
+        state = self.referee.state
+        lexicon = self.referee.lexicon
+        odd = sorted({text for _, text in board_words(state.board)
+                      if lexicon is not None and BLANK not in text and text not in lexicon})
+        for line in said:
+            self.say(line)
+        if odd:
+            self.say(f"{name}\tnote: the board as found shows words the word list lacks: {', '.join(odd)} "
+                     f"(a letter read wrong, or a word the table let stand: check them)")
+        scores = " ".join(f"{p}={v}" for p, v in zip(state.players, state.scores))
+        self.say(f"{name}\tboard as found: {len(placements)} tiles; scores so far {scores}; "
+                 f"{state.players[state.to_move]} to move")
+        self.blank_before = frozenset()
         self.last_picture = picture
 
     def _turn_line(self, player: str) -> str:
@@ -476,17 +556,19 @@ def load_set_profile(path: str, letters: str, code: str):
 def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
                   out: TextIO = sys.stdout, min_confidence: float = 0.8, *, board_profile: str | None = None,
                   set_profile: str | None = None, store=None, game_id: int | None = None,
-                  repeat_photos: bool = False) -> int:
+                  repeat_photos: bool = False, mid_game: MidGame | None = None) -> int:
     """Score the photos in ``folder`` (sorted by name) as the moves of a game from an empty board
     (or, with ``game_id``, the next moves of that saved game); ``store``: saved there as it goes
     (see :class:`CameraTable`).  ``repeat_photos``: the players may take several photos a move,
-    so a photo with no new tile is not a pass (a pass or an exchange is then not seen)."""
+    so a photo with no new tile is not a pass (a pass or an exchange is then not seen).
+    ``mid_game``: the first photo with tiles is the board as found (:class:`MidGame`)."""
     from vision.errors import VisionError
 
     if not Path(folder).is_dir():
         raise CompanionError(f"{folder} is not a folder of photos")
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence, photos=True,
-                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id)
+                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id,
+                        mid_game=mid_game)
     # a damaged photo is named and left out; the game's other photos are still scored
     with _open(folder, on_unreadable=lambda name, exc: table.error(name, _reason(exc, name))) as source:
         for frame in source:
@@ -506,13 +588,15 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
 def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
           out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8, *,
           board_profile: str | None = None, set_profile: str | None = None, store=None,
-          game_id: int | None = None) -> int:
+          game_id: int | None = None, mid_game: MidGame | None = None) -> int:
     """Score moves from a video or a live camera: each new stable board is the next player's move
-    (``store``, ``game_id``: saved, or a saved game carried on, see :class:`CameraTable`)."""
+    (``store``, ``game_id``: saved, or a saved game carried on; ``mid_game``: the first stable
+    board with tiles is the board as found; see :class:`CameraTable`)."""
     from vision.read import Stabiliser
 
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence,
-                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id)
+                        board_profile=board_profile, set_profile=set_profile, store=store, game_id=game_id,
+                        mid_game=mid_game)
     # a still picture with a covered square is the engine's to judge: a hand resting on a
     # corner of the board does not hold up a play made elsewhere
     stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)

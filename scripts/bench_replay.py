@@ -238,13 +238,14 @@ def _enter_by_hand(table: CameraTable, truth: TrueTurn, names: list[str]) -> Non
 
 
 def bench_real(folder: Path) -> int:
-    """``companion replay --repeat-photos`` on each day's photos of ``folder`` (named
-    IMG_YYYYMMDD_HHMMSS.jpg: a day's photos are one game, several photos a move): what it took."""
+    """``companion replay --repeat-photos --mid-game`` on each day's photos of ``folder`` (named
+    IMG_YYYYMMDD_HHMMSS.jpg: a day's photos are one game, several photos a move; a day whose first
+    photo shows tiles is joined mid-way, the board as found): what it took."""
     import re
     import tempfile
 
     from companion.referee import load_lexicon
-    from companion.replay import replay_folder
+    from companion.replay import MidGame, replay_folder
 
     days: dict[str, list[Path]] = {}
     for p in sorted(folder.glob("*.jpg")):
@@ -260,13 +261,16 @@ def bench_real(folder: Path) -> int:
             for p in photos:
                 os.symlink(p, Path(tmp) / p.name)
             out = io.StringIO()
-            replay_folder(tmp, ["Ann", "Ben"], "en", lexicon, None, out, repeat_photos=True)
+            replay_folder(tmp, ["Ann", "Ben"], "en", lexicon, None, out, repeat_photos=True, mid_game=MidGame())
         lines = out.getvalue().splitlines()
         plays = [ln for ln in lines if ln.startswith(("Ann\t", "Ben\t")) and "\tpass (" not in ln]
         refused = sorted({ln.split("\t")[0] for ln in lines if "\tERROR " in ln})
         missed = sum("plays, not one" in ln for ln in lines)
         turned = sum("another way round now" in ln for ln in lines)
-        print(f"{day}: {len(photos)} photos; plays taken {len(plays)} "
+        found = [ln.split("\t")[1] for ln in lines if "\tboard as found: " in ln]
+        odd = [ln.split("lacks: ")[1].split(" (")[0] for ln in lines if "the word list lacks: " in ln]
+        print(f"{day}: {len(photos)} photos; " + (f"joined mid-way ({found[0]}" + (f"; words the word list lacks: "
+              f"{odd[0]}" if odd else "") + "); " if found else "from an empty board; ") + f"plays taken {len(plays)} "
               f"({', '.join(ln.split(chr(9))[3] + ' ' + ln.split(chr(9))[4] for ln in plays) or 'none'}); "
               f"photos with missed plays {missed}; board seen another way round {turned}; photos refused "
               f"{len(refused)}" + (f", the first {refused[0]}" if refused else "") + f"; {lines[-1]}")
