@@ -103,3 +103,19 @@ def test_a_board_turned_round_on_the_table_is_read_the_right_way_up_again():
     assert lines == ["Ann\tG8\tacross\tCARTONS\t70", "Ben\tG8\tdown\tCOT\t6", "totals: Ann=70 Ben=6"], out.getvalue()
     assert "another way round now" in out.getvalue()
     assert code == 0
+
+
+def test_a_camera_set_up_mid_game_takes_its_first_still_board_as_found_then_scores_the_moves():
+    from companion.replay import MidGame, watch
+
+    cat = put(EMPTY, "G8", "CAT")
+    cot = put(cat, "G8", "COT", down=True)
+    cots = put(cot, "G10", "TO")                       # Ann: TO across from the T of COT
+    frames = [photo(cot, seed=30)] * 5 + [photo(cots, seed=31)] * 5
+    out = io.StringIO()
+    code = watch(frames, ["Ann", "Ben"], "en", Lexicon.from_words(["CAT", "COT", "TO"], "t"), None, out, frames=4,
+                 mid_game=MidGame({"Ann": 10, "Ben": 6}))
+    lines = [line for line in out.getvalue().splitlines() if "\tnote:" not in line]
+    assert lines[0].endswith("\tboard as found: 5 tiles; scores so far Ann=10 Ben=6; Ann to move"), out.getvalue()
+    assert lines[1:] == ["Ann\tG10\tacross\tTO\t2", "totals: Ann=12 Ben=6"], out.getvalue()
+    assert code == 0
