@@ -22,6 +22,10 @@ HELP = """commands (the player to move is implied):
   challenge NAME              NAME challenges the last play; the referee judges every word
   check WORD...               look words up in the game's word list
   end NAME=LETTERS ...        the tiles left on the racks when the game has ended (NAME= for none)
+  found POSITION WORD ... [NAME=SCORE ...] [to NAME]
+                              a game joined mid-way, before the first turn: the words on the board
+                              as found, the scores so far, whose turn it is
+                              e.g. found 8G CAT G8 COT Ann=10 Ben=6 to Ben
   undo                        take back the last event
   board | sheet | unseen | status | help | quit"""
 
@@ -103,6 +107,8 @@ def _run(referee: Referee, cmd: str, args: list[str], say: Callable[[str], None]
             name, _, letters = item.partition("=")
             racks[name] = letters
         referee.submit({"type": "end_racks", "racks": racks})
+    elif cmd == "found":
+        _found(referee, args)
     elif cmd == "undo":
         referee.undo()
         say("undone")
@@ -117,3 +123,23 @@ def _run(referee: Referee, cmd: str, args: list[str], say: Callable[[str], None]
         say(format_standings(state))
     else:
         say(format_status(state))
+
+
+def _found(referee: Referee, args: list[str]) -> None:
+    """``found 8G CAT G8 COT Ann=10 Ben=6 to Ben``: the board as found (``Referee.position_notation``)."""
+    usage = "write: found POSITION WORD ... [NAME=SCORE ...] [to NAME], e.g. found 8G CAT G8 COT Ann=10 Ben=6 to Ben"
+    to_move = None
+    if len(args) >= 2 and args[-2].lower() == "to":
+        to_move, args = args[-1], args[:-2]
+    scores, words = {}, []
+    for item in args:
+        name, eq, points = item.partition("=")
+        if eq:
+            if not points.lstrip("-").isdigit():
+                raise CompanionError(f"{item}: a score so far is a whole number, like {name}=120")
+            scores[name] = int(points)
+        else:
+            words.append(item)
+    if not words or len(words) % 2:
+        raise CompanionError(usage)
+    referee.position_notation(list(zip(words[::2], words[1::2])), scores, to_move)

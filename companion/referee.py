@@ -150,6 +150,21 @@ class Referee:
             event["rack"] = rack
         return self.submit(event)
 
+    def position_notation(self, words: list[tuple[str, str]], scores: Mapping[str, int] | None = None,
+                          to_move: str | None = None):
+        """Submit the board as found (a game joined mid-way) written as its words, each as a play
+        is (``8G CAT``, ``G8 COT``: a letter already written by an earlier word may be given or
+        ``.``), with the scores so far and whose turn it is."""
+        board, placements = self.state.board, []
+        for position, word in words:
+            new = placements_from_notation(board, position, word, self.state.config.tiles)
+            board = board.place(new)
+            placements += new
+        event: dict[str, Any] = {"type": "position", "tiles": tiles_spec(placements), "scores": dict(scores or {})}
+        if to_move is not None:
+            event["to_move"] = to_move
+        return self.submit(event)
+
     def play_board(self, player: str, after: Board):
         """Submit the play that turns the current board into ``after`` (what the camera sees)."""
         placements = extract_placements(self.state.board, after)

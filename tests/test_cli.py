@@ -83,6 +83,18 @@ def test_game_new_at_the_prompt_saves_every_turn(capsys, tmp_path, monkeypatch):
     assert types == ["game_started", "play", "play", "challenge", "play"]
 
 
+def test_a_game_joined_mid_way_is_typed_as_the_words_on_the_board_and_the_scores_so_far(capsys, tmp_path, monkeypatch):
+    # ZAX across from G8 and ZA down from the same Z: four tiles; Ben to move with 50 against 44
+    typed = "found 8G ZAX G8 .A Ann=50 Ben=44 to Ben\nfound 8G ZAX 9G\nplay 8G ZAXI\nfound 8G ZA\nquit\n"
+    code, out, _ = run(capsys, *_typed_game(tmp_path), stdin=typed, monkeypatch=monkeypatch)
+    assert code == 0
+    assert "Ann          score before the referee began (the board as found: 4 tiles)   +50    50" in out
+    assert "refused: it is Ben's turn" not in out and "Ben to move; 82 tiles in the bag" in out
+    assert "refused: write: found POSITION WORD ..." in out
+    assert "Ben          G8 across ZAXI" in out
+    assert "refused: the board as found can be set only before the first turn" in out
+
+
 def test_game_resume_continues_where_it_stopped(capsys, tmp_path, monkeypatch):
     run(capsys, *_typed_game(tmp_path), stdin="play 8G ZAX\nquit\n", monkeypatch=monkeypatch)
     code, out, _ = run(capsys, "game", "resume", "1", "--db", str(tmp_path / "g.db"), stdin="status\nquit\n", monkeypatch=monkeypatch)
