@@ -360,11 +360,18 @@ def cmd_replay(args) -> int:
 def cmd_watch(args) -> int:
     from companion.replay import watch
 
+    from companion.replay import TYPED_HELP, TypedLines
+
     source = int(args.source) if args.source.isdigit() else args.source
+    typed = None
+    if sys.stdin is not None and sys.stdin.isatty():
+        # the players type what the camera cannot see (passes, challenges) and answer its questions
+        print(TYPED_HELP, file=sys.stderr)
+        typed = TypedLines(sys.stdin)
     return _camera_game(args, lambda players, lexicon, store, game_id: watch(
         source, players, args.tileset, lexicon, args.reference, sys.stdout, frames=args.frames,
         board_profile=args.board_profile, set_profile=args.set_profile, store=store, game_id=game_id,
-        mid_game=_mid_game(args, players)))
+        mid_game=_mid_game(args, players), typed=typed))
 
 
 def _prompt(text: str) -> None:

@@ -10,7 +10,9 @@ into the tiles added since the last confirmed board; the referee checks and scor
 * ``watch``: a video file or a live camera. A move is taken only once the picture is still and
   every square agrees over several frames (``vision.read.Stabiliser``), so hands, arms and shadows
   passing over the board are never read as tiles. A new stable board with new tiles is the next
-  player's move (passes need a tap in the app; on the command line they are not seen).
+  player's move. What the camera cannot see (a pass, an exchange, a challenge) the players type
+  while it watches, and they answer its questions the same way (``fix H8 Q``, ``blank H10 O``:
+  :meth:`CameraTable.command`).
 
 Questions the camera cannot settle are printed, never silently decided as fact: a blank tile's
 letter is taken from the word list when exactly one letter makes every word acceptable (and said
@@ -22,14 +24,16 @@ taken again.
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, TextIO
 
 import numpy as np
 
-from companion.board import Placement, Tile, square_name
+from companion.board import Placement, Tile, parse_square, square_name
 from companion.camera import (blank_the_words_need, board_words, fitting_letters, found_blank_letters, plays_in_turn,
                               read_move, tiles_read_as_held, word_ends)
 from companion.errors import CompanionError
@@ -68,6 +72,38 @@ def reading_for_engine(reading) -> tuple[list[str], list[list[float]], list[tupl
         labels.append("".join(out))
         conf.append([float(x) for x in reading.confidence[r]])
     return labels, conf, unread
+
+
+TYPED_HELP = """while the camera watches, type (then Enter):
+  pass | exchange N | challenge NAME | undo    what the camera cannot see
+  fix H8 Q                   the last play's tile on H8 is Q (q: a blank standing for Q; ?: a blank; .: no tile)
+  blank H10 O                the blank on H10 stands for O
+  end NAME=LETTERS ...       the tiles left on the racks when the game has ended
+  sheet | board | status | check WORD ... | quit"""
+
+
+class TypedLines:
+    """Lines the players type while the camera watches: a thread reads ``stream`` as they come,
+    :meth:`pending` hands over those typed since it was last asked (never waiting)."""
+
+    def __init__(self, stream):
+        self._lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        try:
+            for line in stream:
+                self._lines.put(line)
+        except (OSError, ValueError):       # no input to read (closed, or captured)
+            pass
+
+    def pending(self) -> list[str]:
+        out = []
+        while True:
+            try:
+                out.append(self._lines.get_nowait())
+            except queue.Empty:
+                return out
 
 
 @dataclass(frozen=True)
@@ -429,6 +465,67 @@ class CameraTable:
         self.blank_before = frozenset()
         self.last_picture = picture
 
+    def command(self, line: str) -> bool:
+        """A line the players typed while the camera watches: what the camera cannot see (``pass``,
+        ``exchange N``, ``challenge NAME``, ``undo``, ``end NAME=LETTERS ...``) or an answer to its
+        questions about the last play taken -- ``fix H8 Q`` (the tile on H8 is Q), ``fix H8 q``
+        (a blank standing for Q), ``fix J8 ?`` (a blank the camera missed), ``fix K8 .`` (no tile
+        there: glare), ``blank H10 O`` (the blank on H10 stands for O); and the typed console's
+        other commands (``sheet``, ``board``, ``check WORD``, ``play 8D WORD``, ...).  A line that
+        breaks a rule is refused, said, and changes nothing.  False for ``quit``."""
+        from companion.console import _run
+
+        words = line.split()
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        if cmd in ("quit", "exit", "q"):
+            return False
+        try:
+            if cmd in ("fix", "blank"):
+                if len(args) != 2 or len(args[1]) != 1:
+                    raise CompanionError("write: fix SQUARE LETTER (e.g. fix H8 Q; q a blank standing for Q, ? a blank, "
+                                         ". no tile) or blank SQUARE LETTER (e.g. blank H10 O)")
+                self.correct_last_play(args[0], args[1].lower() if cmd == "blank" else args[1])
+            elif cmd == "help":
+                self.say(TYPED_HELP)
+            else:
+                _run(self.referee, cmd, args, self.say)
+        except CompanionError as exc:
+            self.say(f"refused: {exc}")
+        return True
+
+    def correct_last_play(self, square: str, letter: str) -> None:
+        """The last play taken, with the tile on ``square`` put right (``letter``: a letter, lower
+        case a blank standing for it, ``?`` a blank not named, ``.`` no tile): the play is taken
+        back and taken again so (two events: the log keeps what the camera saw first).  Only the
+        last event, a play; refused, and the play kept as it was, where the corrected one breaks
+        a rule."""
+        events, state = self.referee.events, self.referee.state
+        last = events[-1] if events else {}
+        if last.get("type") != "play" or state.pending is None:
+            raise CompanionError("only the last play can be put right, before anything else happens "
+                                 "(undo and play it by hand otherwise)")
+        where = square_name(parse_square(square, state.board.size))
+        tiles = dict(last["tiles"])
+        if letter == ".":
+            if where not in tiles:
+                raise CompanionError(f"the last play has no tile on {where}")
+            del tiles[where]
+        else:
+            if letter not in (BLANK,) and not letter.isalpha():
+                raise CompanionError(f"{letter!r} is not a letter")
+            tiles[where] = letter
+        if not tiles:
+            raise CompanionError("that leaves the last play no tile: undo it instead")
+        self.referee.undo()
+        try:
+            self.referee.submit({**{k: v for k, v in last.items() if k not in ("tiles",)}, "tiles": tiles})
+        except CompanionError as exc:
+            self.referee.submit(last)           # as it was: nothing lost
+            raise CompanionError(f"not put right: {exc}") from None
+        self.say(self._turn_line(last["player"]))
+
     def _turn_line(self, player: str) -> str:
         """The play just taken, as printed: player, square, direction, words, score."""
         turn, play = self.referee.state.turns[-1], self.referee.state.pending.play
@@ -588,10 +685,12 @@ def replay_folder(folder: str, players: list[str], tileset: str = "en", lexicon=
 def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, reference: str | None = None,
           out: TextIO = sys.stdout, frames: int = 4, min_confidence: float = 0.8, *,
           board_profile: str | None = None, set_profile: str | None = None, store=None,
-          game_id: int | None = None, mid_game: MidGame | None = None) -> int:
+          game_id: int | None = None, mid_game: MidGame | None = None, typed=None) -> int:
     """Score moves from a video or a live camera: each new stable board is the next player's move
     (``store``, ``game_id``: saved, or a saved game carried on; ``mid_game``: the first stable
-    board with tiles is the board as found; see :class:`CameraTable`)."""
+    board with tiles is the board as found; see :class:`CameraTable`).  ``typed``: where the
+    players' typed lines come from (a :class:`TypedLines`, or anything with ``pending()``), each
+    taken by :meth:`CameraTable.command` between frames; ``quit`` stops watching."""
     from vision.read import Stabiliser
 
     table = CameraTable(players, tileset, lexicon, reference, out, min_confidence,
@@ -600,8 +699,14 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
     # a still picture with a covered square is the engine's to judge: a hand resting on a
     # corner of the board does not hold up a play made elsewhere
     stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)
+    def talk() -> bool:
+        """Every line typed since the last frame, in order; False once one is ``quit``."""
+        return all(table.command(line) for line in (typed.pending() if typed is not None else ()))
+
     with _open(source_spec) as source:
         for frame in source:
+            if not talk():
+                break
             rect = table.rectified(frame)
             if rect is None:
                 continue
@@ -609,5 +714,7 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
             if reading is not None:
                 reading = table.checked(reading, rect)
                 table.take(reading, frame.name, empty_is_pass=False, wait_when_covered=True, picture=rect)
+        else:
+            talk()              # what was typed as the video ended
     table.totals()
     return 0 if not table.problems else 1
