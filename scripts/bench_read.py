@@ -516,6 +516,33 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+#: A letter shown under this confidence is a question to the players in a camera game
+#: (``companion replay``'s ``min_confidence``), not a fact.
+ASKED_UNDER = 0.8
+
+
+def shown_as_fact(truth: list[str], covered: np.ndarray, rd) -> list[tuple[int, int]]:
+    """The squares of a reading that are wrong and shown as fact: what a camera game would take
+    without asking.  Not counted: a square shown ``#`` (unread, never a guess), a letter shown
+    under ASKED_UNDER (asked), a blank shown (its letter is always asked) where a tile is, and a
+    square shown empty that the reader lists as maybe a blank (``maybe_blank``: asked where a
+    play touches it).  Squares partly under a hand are left out, as :func:`score_board` does."""
+    out = []
+    for r in range(15):
+        for k in range(15):
+            t, g = truth[r][k], rd.labels[r][k]
+            if covered[r, k] > 0.02 or g in (t, R.COVERED):
+                continue
+            if g not in ".?" and rd.confidence[r, k] < ASKED_UNDER:
+                continue
+            if g == "?" and t != ".":
+                continue
+            if g == "." and (r, k) in rd.maybe_blank:
+                continue
+            out.append((r, k))
+    return out
+
+
 def bench_focus(n: int, seed: int) -> str:
     """Pictures out of focus: rendered boards (training fonts, hard and standard cameras) under a
     further Gaussian blur of 0-4 px of the 1920x1080 frame, read with the picture check and with
@@ -528,7 +555,7 @@ def bench_focus(n: int, seed: int) -> str:
 
     sigmas = (0.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
     t = dict(pictures=0, focus=0, sharpness=0, other=0, read=0, tiles=0, right=0, wrong=0,
-             before_read=0, before_tiles=0, before_right=0, before_wrong=0, refused_clean=0)
+             before_read=0, before_tiles=0, before_right=0, before_wrong=0, refused_clean=0, fact=0, before_fact=0)
     widths = []
     for hard in (True, False):
         rng = np.random.default_rng(seed + (0 if hard else 1))
@@ -548,6 +575,7 @@ def bench_focus(n: int, seed: int) -> str:
                     try:
                         rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(rect)
                         results[check] = score_board(sc.labels, sc.covered, rd.labels)
+                        results[check]["fact"] = len(shown_as_fact(sc.labels, sc.covered, rd))
                     except R.VisionError as e:
                         results[check] = e.reason
                     finally:
@@ -558,11 +586,13 @@ def bench_focus(n: int, seed: int) -> str:
                     t["before_tiles"] += before["tiles"]
                     t["before_right"] += before["tiles_right"]
                     t["before_wrong"] += before["tiles_wrong"] + before["empty_wrong"] + before["covered_wrong"]
+                    t["before_fact"] += before["fact"]
                 if isinstance(now, dict):
                     t["read"] += 1
                     t["tiles"] += now["tiles"]
                     t["right"] += now["tiles_right"]
                     t["wrong"] += now["tiles_wrong"] + now["empty_wrong"] + now["covered_wrong"]
+                    t["fact"] += now["fact"]
                 elif now == "out-of-focus":
                     t["focus"] += 1
                     t["refused_clean"] += isinstance(before, dict) and (
@@ -595,9 +625,11 @@ def bench_focus(n: int, seed: int) -> str:
              f"{', '.join(f'{s:g}' for s in sigmas)} px): {t['pictures']} pictures; refused out of focus {t['focus']} "
              f"({t['refused_clean']} of them read with no wrong square with the check lifted), refused by the sharpness "
              f"check {t['sharpness']}, otherwise {t['other']}",
-             f"  read: {t['read']} pictures, tiles right {t['right'] / max(1, t['tiles']):.4f}, wrong squares {t['wrong']}; "
+             f"  read: {t['read']} pictures, tiles right {t['right'] / max(1, t['tiles']):.4f}, wrong squares {t['wrong']} "
+             f"(shown as fact, asked about nothing: {t['fact']}); "
              f"with the focus limit lifted: {t['before_read']} pictures, tiles right "
-             f"{t['before_right'] / max(1, t['before_tiles']):.4f}, wrong squares {t['before_wrong']}",
+             f"{t['before_right'] / max(1, t['before_tiles']):.4f}, wrong squares {t['before_wrong']} "
+             f"(as fact {t['before_fact']})",
              f"  blur width (px of a {R.CELL} px square, limit {R.FOCUS_LIMIT}) of the boards as rendered: "
              f"median {np.median(widths):.2f}, highest {max(widths):.2f}"]
     for name, w in real.items():

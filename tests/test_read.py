@@ -206,6 +206,24 @@ def test_the_letters_polarity_is_found_whichever_side_of_the_table_the_camera_is
         assert wrong_squares(scene.labels, seen.labels) == wrong_squares(scene.labels, upright.labels)
 
 
+def test_dark_letters_of_a_few_tiles_are_found_past_the_small_print_of_every_premium_square():
+    # three lines of print on every premium square ("MOT COMPTE TRIPLE") is stronger dark ink than
+    # the letters of five orange tiles, and holds no glyph: the letters were past the squares
+    # asked, light letters won the polarity vote on noise, and the board read as nothing
+    texts = {"T": "MOT\nCOMPTE\nTRIPLE", "D": "MOT\nCOMPTE\nDOUBLE", "t": "LETTRE\nCOMPTE\nTRIPLE",
+             "d": "LETTRE\nCOMPTE\nDOUBLE"}
+    board = BoardStyle(square=(151, 188, 204), line=(249, 250, 252), line_w=0.056,
+                       premium={"T": (60, 64, 221), "D": (210, 165, 231), "t": (192, 154, 57), "d": (231, 213, 153)},
+                       text=True, text_ink=(47, 8, 1), star=True, frame=(37, 7, 150), texts=texts)
+    orange = TileStyle(face=(4, 112, 205), ink=(10, 15, 38), font=FONTS[2], grain=0.4)
+    tiles = {(6, 2): "C", (6, 5): "I", (10, 6): "T", (11, 14): "O"}
+    labels = ["".join(tiles.get((r, c), ".") for c in range(15)) for r in range(15)]
+    img, corners, _ = render_board(labels, board, orange, np.random.default_rng(0), cell=40, placement_jitter=0.03,
+                                   values={k: "1" for k in ENGLISH})
+    reading = R.BoardReader(ENGLISH).read(rectify(img, corners, R.CELL))
+    assert reading.polarity == 1 and reading.tiles() == tiles
+
+
 def test_a_mirrored_picture_is_mirrored_back_and_read_turned_or_not(pictures):
     # a phone used as a webcam, or a front camera, often mirrors its picture: no turn reads the
     # letters, the mirror image does

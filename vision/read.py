@@ -682,6 +682,11 @@ POSE_SQUARES = 8     # an orientation without a clear lead: the strongest this m
 POSE_LEAD = 0.5      # ... how their letters and values read together in each pose; one leading by this
 POL_VOTERS = 10      # squares (strongest ink) per polarity that vote on dark vs light letters
 POL_MIN_SCORE = 1.0  # ... squares asked past those decide only when they read this much (a letter's worth)
+# ... asked at most, while fewer than POL_VOTERS of them hold a glyph: the small print of a board's
+# premium squares (three lines of "MOT COMPTE TRIPLE") can be stronger ink than a tile's letter
+# and holds no glyph; with a few tiles down their letters were past the 30th square, and light
+# letters won on noise (a board of five tiles read as nothing)
+POL_ASK_MOST = 80
 POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
 
 
@@ -1260,7 +1265,7 @@ class BoardReader:
         surely the other is not tried, which saves a board-wide ink picture and ten glyphs
         (~6 ms) on light letters too, not only on dark ones.  Each way's POL_VOTERS squares of
         strongest ink vote; squares among them holding no glyph make way for the next strongest
-        (up to ORIENT_VOTERS asked).  That wider vote decides when its winner reads at least
+        (up to POL_ASK_MOST asked).  That wider vote decides when its winner reads at least
         POL_MIN_SCORE; otherwise (nothing reads as a letter either way: an empty board) the
         strongest squares' own vote does, dark letters when neither way had a glyph."""
         best, score = 1, -1.0
@@ -1277,7 +1282,7 @@ class BoardReader:
             # the strongest ink may hold no glyph (the gaps and shadows of tiles sitting off
             # their squares, dark on a dark board): the next squares vote instead
             asked = POL_VOTERS
-            while len(scores) < POL_VOTERS and asked < min(len(ranked), ORIENT_VOTERS):
+            while len(scores) < POL_VOTERS and asked < min(len(ranked), POL_ASK_MOST):
                 more = ranked[asked:asked + POL_VOTERS - len(scores)]
                 asked += len(more)
                 _, g2, p2, _ = self._glyph_probs(an, pol, more)
