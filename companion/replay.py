@@ -312,7 +312,7 @@ class CameraTable:
             return
         if self.mid_game is not None and not state.turns:
             if move.placements or move.unread:
-                self._take_position(move, reading, name, picture, wait_when_covered)
+                self._take_position(move, name, picture, wait_when_covered)
                 return
             # an empty board: the game has not begun after all, and is scored from its first move
             self.say(f"{name}\tnote: the board is empty: the game is scored from its first move, not joined mid-way")
@@ -412,7 +412,7 @@ class CameraTable:
         self.blank_before = frozenset(move.stray)
         self.last_picture = picture
 
-    def _take_position(self, move, reading, name: str, picture, wait_when_covered: bool) -> None:
+    def _take_position(self, move, name: str, picture, wait_when_covered: bool) -> None:
         """The first picture of a game joined mid-way: its tiles are the board as found (the
         ``position`` event), with the scores so far.  Every square must be read (a covered or
         unread one could hold any tile: the next picture, or the photo again); letters read
@@ -513,7 +513,7 @@ class CameraTable:
                 raise CompanionError(f"the last play has no tile on {where}")
             del tiles[where]
         else:
-            if letter not in (BLANK,) and not letter.isalpha():
+            if letter != BLANK and not letter.isalpha():
                 raise CompanionError(f"{letter!r} is not a letter")
             tiles[where] = letter
         if not tiles:
@@ -699,6 +699,7 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
     # a still picture with a covered square is the engine's to judge: a hand resting on a
     # corner of the board does not hold up a play made elsewhere
     stabiliser = Stabiliser(table.reader, frames=frames, require_clear=False)
+
     def talk() -> bool:
         """Every line typed since the last frame, in order; False once one is ``quit``."""
         return all(table.command(line) for line in (typed.pending() if typed is not None else ()))
