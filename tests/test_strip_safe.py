@@ -499,3 +499,10 @@ def test_the_demo_runs_from_the_command_line(capsys):
     out = capsys.readouterr().out
     assert "UNACCEPTABLE: UAT is not" in out
     assert out.rstrip().endswith("winner: Ann, the last player still in")
+
+
+def test_a_strip_safe_game_cannot_be_joined_mid_way():
+    ref = start()
+    with pytest.raises(RuleViolation, match="cannot be joined mid-way"):
+        ref.submit({"type": "position", "tiles": {"H8": "A", "I8": "T"}})
+    assert ref.state.game.board.is_empty

@@ -250,6 +250,10 @@ def apply(state: SafeState, event: Mapping[str, Any]) -> SafeState:
         if len(state.still_in) == 1:
             raise RuleViolation(f"the game is over: {state.still_in[0]} is the last player still in")
         raise RuleViolation("the game is over: no more turns")
+    if kind == "position":
+        # the ledger of clothing and tokens is kept turn by turn from the first: a game joined
+        # mid-way would come with penalties no one recorded
+        raise RuleViolation("a strip-safe game is refereed from its first turn: it cannot be joined mid-way")
     if kind == "safe_score":
         score = event.get("score")
         _check_safe(score, state.rules)
