@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from companion.board import Board, square_name
+from companion.board import Board, parse_square, square_name
 from companion.errors import CompanionError, RuleViolation
 from companion.events import Replay
 from companion.game import tiles_spec
@@ -164,6 +164,39 @@ class Referee:
         if to_move is not None:
             event["to_move"] = to_move
         return self.submit(event)
+
+    def correct_last_play(self, square: str, letter: str):
+        """The last play with the tile on ``square`` put right (``letter``: a letter, lower case a
+        blank standing for it, ``?`` a blank not named, ``.`` no tile there): a letter the camera
+        misread, a blank it missed or took glare for, a blank's letter named.  The play is taken
+        back and made again so -- two events: the log keeps what was first taken.  Only while the
+        play is the last event; where the corrected play breaks a rule it is refused, nothing is
+        written and the play stays as it was."""
+        last = self.events[-1] if self.events else {}
+        if last.get("type") != "play" or getattr(self.state, "pending", None) is None:
+            raise RuleViolation("only the last play can be put right, before anything else happens "
+                                "(undo and play it again otherwise)")
+        where = square_name(parse_square(square, self.state.board.size))
+        tiles = dict(last["tiles"])
+        if letter == ".":
+            if where not in tiles:
+                raise RuleViolation(f"the last play has no tile on {where}")
+            del tiles[where]
+        elif letter == "?" or (len(letter) == 1 and letter.isalpha()):
+            tiles[where] = letter
+        else:
+            raise RuleViolation(f"{letter!r} is not a letter, ? (a blank) or . (no tile)")
+        if not tiles:
+            raise RuleViolation("that leaves the last play no tile: undo it instead")
+        corrected = {**last, "tiles": tiles}
+        prior = self.replay.states[-2]              # the game as the play found it
+        complete = getattr(self.replay.variant, "complete", None)
+        try:                                        # checked first: a refusal writes nothing
+            self.replay.variant.apply(prior, complete(prior, dict(corrected), self.judge) if complete else corrected)
+        except CompanionError as exc:
+            raise RuleViolation(f"not put right: {exc}") from None
+        self.undo()
+        return self.submit(corrected)
 
     def play_board(self, player: str, after: Board):
         """Submit the play that turns the current board into ``after`` (what the camera sees)."""

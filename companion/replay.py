@@ -33,7 +33,7 @@ from typing import Mapping, TextIO
 
 import numpy as np
 
-from companion.board import Placement, Tile, parse_square, square_name
+from companion.board import Placement, Tile, square_name
 from companion.camera import (blank_the_words_need, board_words, fitting_letters, found_blank_letters, plays_in_turn,
                               read_move, tiles_read_as_held, word_ends)
 from companion.errors import CompanionError
@@ -496,35 +496,10 @@ class CameraTable:
         return True
 
     def correct_last_play(self, square: str, letter: str) -> None:
-        """The last play taken, with the tile on ``square`` put right (``letter``: a letter, lower
-        case a blank standing for it, ``?`` a blank not named, ``.`` no tile): the play is taken
-        back and taken again so (two events: the log keeps what the camera saw first).  Only the
-        last event, a play; refused, and the play kept as it was, where the corrected one breaks
-        a rule."""
-        events, state = self.referee.events, self.referee.state
-        last = events[-1] if events else {}
-        if last.get("type") != "play" or state.pending is None:
-            raise CompanionError("only the last play can be put right, before anything else happens "
-                                 "(undo and play it by hand otherwise)")
-        where = square_name(parse_square(square, state.board.size))
-        tiles = dict(last["tiles"])
-        if letter == ".":
-            if where not in tiles:
-                raise CompanionError(f"the last play has no tile on {where}")
-            del tiles[where]
-        else:
-            if letter != BLANK and not letter.isalpha():
-                raise CompanionError(f"{letter!r} is not a letter")
-            tiles[where] = letter
-        if not tiles:
-            raise CompanionError("that leaves the last play no tile: undo it instead")
-        self.referee.undo()
-        try:
-            self.referee.submit({**{k: v for k, v in last.items() if k not in ("tiles",)}, "tiles": tiles})
-        except CompanionError as exc:
-            self.referee.submit(last)           # as it was: nothing lost
-            raise CompanionError(f"not put right: {exc}") from None
-        self.say(self._turn_line(last["player"]))
+        """The last play taken, with the tile on ``square`` put right (:meth:`Referee.correct_last_play`),
+        said as the play is."""
+        self.referee.correct_last_play(square, letter)
+        self.say(self._turn_line(self.referee.events[-1]["player"]))
 
     def _turn_line(self, player: str) -> str:
         """The play just taken, as printed: player, square, direction, words, score."""

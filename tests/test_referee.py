@@ -120,3 +120,36 @@ def test_camera_board_with_a_moved_tile_is_refused():
 
 def test_a_verdict_with_no_words_says_so():
     assert str(Verdict((), ())) == "no words to judge"
+
+
+def test_a_play_put_right_is_as_if_it_had_been_played_so():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")
+    ref.correct_last_play("H8", "e")                  # the A was a blank standing for E: ZeX
+    direct = new()
+    direct.submit({"type": "play", "player": "Ann", "tiles": {"G8": "Z", "H8": "e", "I8": "X"}})
+    assert (ref.state.board, ref.state.scores, ref.state.to_move, ref.state.bag) == \
+        (direct.state.board, direct.state.scores, direct.state.to_move, direct.state.bag)
+    assert [e["type"] for e in ref.events[1:]] == ["play", "undo", "play"]     # what was first taken is kept
+
+
+def test_a_correction_that_breaks_a_rule_writes_nothing(tmp_path):
+    store = GameStore(tmp_path / "g.db")
+    ref = new(store=store)
+    ref.play_notation("Ann", "8G", "ZAX")
+    with pytest.raises(RuleViolation, match="not put right"):
+        ref.correct_last_play("A1", "Q")
+    with pytest.raises(RuleViolation, match="not put right: UNACCEPTABLE"):
+        void = new("void")
+        void.play_notation("Ann", "8G", "ZAX")
+        void.correct_last_play("I8", "Q")             # ZAQ: the void rule refuses it
+    assert [e["type"] for e in store.events(ref.game_id)] == ["game_started", "play"]
+    assert ref.state.scores == (new().play_notation("Ann", "8G", "ZAX").scores)
+
+
+def test_only_the_last_play_is_put_right():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")
+    ref.submit({"type": "pass", "player": "Ben"})
+    with pytest.raises(RuleViolation, match="only the last play"):
+        ref.correct_last_play("H8", "E")
