@@ -504,14 +504,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "(companion vision corners), instead of finding them")
     ca.set_defaults(func=cmd_vision_calibrate)
 
-    rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board (or, with --game, the next moves of a saved game); players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr).")
+    rp = sub.add_parser("replay", help="score a game from photos, one per move", description="Score a game from a folder of photos, sorted by name, each taken after one move of a game that starts on an empty board (or, with --game, the next moves of a saved game; with --mid-game, a game already under way: the first photo with tiles is the board as found); players in turn. Prints each move (player, square, direction, words, score) and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr).")
     rp.add_argument("folder", metavar="FOLDER")
     camera_game_options(rp)
     rp.add_argument("--repeat-photos", action="store_true", help="several photos may be taken a move: a photo "
                     "with no new tile is the board photographed again, not a pass (passes and exchanges are not seen)")
     rp.set_defaults(func=cmd_replay)
 
-    wa = sub.add_parser("watch", help="score moves from a video or a live camera", description="Watch a video file or a live camera (a number, e.g. 0; 'picamera' on a Raspberry Pi): a move is taken once the picture is still and every square agrees over several frames; each new stable board with new tiles is the next player's move. Prints each move and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr); --game carries a saved game on.")
+    wa = sub.add_parser("watch", help="score moves from a video or a live camera", description="Watch a video file or a live camera (a number, e.g. 0; 'picamera' on a Raspberry Pi): a move is taken once the picture is still and every square agrees over several frames; each new stable board with new tiles is the next player's move. Prints each move and ends with 'totals: NAME=SCORE ...'. The game is saved as it goes (where, on stderr); --game carries a saved game on. On a terminal, type what the camera cannot see (pass, exchange N, challenge NAME, undo) and answer its questions (fix H8 Q, blank H10 O); help lists the rest.")
     wa.add_argument("source", metavar="SOURCE", help="a video file, a camera number, or picamera")
     camera_game_options(wa)
     wa.add_argument("--frames", type=int, default=4, help="frames that must agree before a move is taken (default 4)")
