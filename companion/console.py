@@ -58,12 +58,16 @@ def run_console(referee: Referee, stdin: TextIO, stdout: TextIO, prompt: Callabl
         if cmd in ("quit", "exit", "q"):
             return 0
         try:
-            _run(referee, cmd, args, say)
+            run_command(referee, cmd, args, say)
         except CompanionError as exc:
             say(f"refused: {exc}")
 
 
-def _run(referee: Referee, cmd: str, args: list[str], say: Callable[[str], None]) -> None:
+def run_command(referee: Referee, cmd: str, args: list[str], say: Callable[[str], None]) -> None:
+    """One typed command (``cmd``, lower case, and its ``args``) on ``referee``'s game, what it did
+    told through ``say``; raises CompanionError for a line that breaks a rule or means nothing
+    (the game is then as it was).  The prompt runs it, and so does ``watch`` for what the players
+    type while the camera watches."""
     state = referee.state
     before = len(state.turns)
     mover = state.players[state.to_move]

@@ -473,7 +473,7 @@ class CameraTable:
         there: glare), ``blank H10 O`` (the blank on H10 stands for O); and the typed console's
         other commands (``sheet``, ``board``, ``check WORD``, ``play 8D WORD``, ...).  A line that
         breaks a rule is refused, said, and changes nothing.  False for ``quit``."""
-        from companion.console import _run
+        from companion.console import run_command
 
         words = line.split()
         if not words:
@@ -490,7 +490,7 @@ class CameraTable:
             elif cmd == "help":
                 self.say(TYPED_HELP)
             else:
-                _run(self.referee, cmd, args, self.say)
+                run_command(self.referee, cmd, args, self.say)
         except CompanionError as exc:
             self.say(f"refused: {exc}")
         return True
