@@ -303,6 +303,9 @@ class CameraTable:
                          reading.maybe_blank, self.blank_before, changed, as_before)
         for note in move.misread:
             self.say(f"{name}\tnote: {note}")
+        if self.mid_game is not None and not state.turns and (move.placements or move.unread):
+            self._take_position(move, name, picture, wait_when_covered)
+            return
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
             if wait_when_covered:
@@ -311,9 +314,6 @@ class CameraTable:
                 self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
             return
         if self.mid_game is not None and not state.turns:
-            if move.placements or move.unread:
-                self._take_position(move, name, picture, wait_when_covered)
-                return
             # an empty board: the game has not begun after all, and is scored from its first move
             self.say(f"{name}\tnote: the board is empty: the game is scored from its first move, not joined mid-way")
             self.mid_game = None
@@ -418,10 +418,21 @@ class CameraTable:
         unread one could hold any tile: the next picture, or the photo again); letters read
         unsure are asked, a blank's letter is taken from the word list where it allows one only
         (asked otherwise), and words the word list lacks are said (a misread letter, or a word
-        the table let stand)."""
-        hidden = sorted(set(move.elsewhere) | set(move.unread))
-        if hidden:
-            where = ", ".join(square_name(s) for s in hidden)
+        the table let stand).  A covered or unreadable square joined to no tile through other such
+        squares holds none (a board's tiles all join up): noted, never holding the board up."""
+        tiles = {p.square for p in move.placements} | set(move.unread)
+        hidden = set(move.covered) | set(move.elsewhere)
+        near = {s for s in hidden if any((s[0] + dr, s[1] + dc) in tiles for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))}
+        todo = list(near)
+        while todo:                     # hidden squares joined to those, through hidden squares
+            r, c = todo.pop()
+            for sq in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if sq in hidden and sq not in near:
+                    near.add(sq)
+                    todo.append(sq)
+        holding = sorted(near | set(move.unread))
+        if holding:
+            where = ", ".join(square_name(s) for s in holding)
             if wait_when_covered:
                 self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}")
             else:
@@ -431,6 +442,9 @@ class CameraTable:
         placements = sorted(move.placements, key=lambda p: p.square)
         board = state.board.place(placements)
         said = [f"{name}\tquestion: {q.text}" for q in move.questions if q.kind == "unsure"]
+        if hidden:
+            said.append(f"{name}\tnote: {', '.join(square_name(s) for s in sorted(hidden))} covered or unreadable, "
+                        f"joined to no tile: no tile of the board can be there")
         if move.stray:
             said.append(f"{name}\tnote: {', '.join(square_name(s) for s in move.stray)} look like a blank tile, but "
                         f"join no word of the board: not taken (lamp light or a reflection?)")

@@ -80,10 +80,30 @@ def test_a_covered_square_holds_up_the_board_as_found():
     labels.kinds[7, 8] = "covered"
     table, out = _joining()
     table.take(labels, "p1", True)
-    assert out.getvalue().startswith("p1\tERROR squares covered or unreadable: I8")
+    assert out.getvalue().startswith("p1\tERROR squares covered or unreadable on the board as found: I8")
     assert table.referee.state.board.is_empty
     table.take(labels, "f9", False, wait_when_covered=True)
     assert "f9\twaiting:" in out.getvalue() and table.referee.state.board.is_empty
+
+
+def test_a_covered_square_joined_to_no_tile_does_not_hold_up_the_board_as_found():
+    # glare on A1 and B1, far from the tiles: a board's tiles all join up, so none is there
+    found = put(FOUND, "A1", "##")
+    labels = reading(found)
+    labels.kinds[0, 0] = labels.kinds[0, 1] = "covered"
+    table, out = _joining()
+    table.take(labels, "p1", True)
+    assert "p1\tnote: A1, B1 covered or unreadable, joined to no tile: no tile of the board can be there" in out.getvalue()
+    assert table.referee.state.board.tile_count() == 5
+
+
+def test_covered_squares_joined_to_a_tile_through_each_other_hold_up_the_board_as_found():
+    labels = reading(put(FOUND, "J8", "##"))             # a hand on J8 and K8, beside CAT's T
+    labels.kinds[7, 9] = labels.kinds[7, 10] = "covered"
+    table, out = _joining()
+    table.take(labels, "f1", False, wait_when_covered=True)
+    assert out.getvalue() == "f1\twaiting: squares covered or unreadable on the board as found: J8, K8\n"
+    assert table.referee.state.board.is_empty
 
 
 def test_tiles_that_are_no_board_in_play_are_refused_and_the_next_picture_tried():
