@@ -26,8 +26,8 @@ HELP = """commands (the player to move is implied):
                               a game joined mid-way, before the first turn: the words on the board
                               as found, the scores so far, whose turn it is
                               e.g. found 8G CAT G8 COT Ann=10 Ben=6 to Ben
-  fix SQUARE LETTER           put a tile of the last play right: fix H8 Q (q: a blank standing for Q,
-                              ?: a blank not named, .: no tile there)
+  fix SQUARE LETTER           put a tile right in the play that laid it: fix H8 Q (q: a blank standing
+                              for Q, ?: a blank not named, .: no tile there); later turns scored again
   undo                        take back the last event
   board | sheet | unseen | status | help | quit"""
 
@@ -116,8 +116,7 @@ def run_command(referee: Referee, cmd: str, args: list[str], say: Callable[[str]
     elif cmd == "fix":
         if len(args) != 2:
             raise CompanionError("write: fix SQUARE LETTER, e.g. fix H8 Q (q: a blank standing for Q, ?: a blank, . no tile)")
-        referee.correct_last_play(args[0], args[1])
-        before -= 1                                     # the play again, as put right
+        before = referee.correct_tile(args[0], args[1])      # the turns scored again, shown below
     elif cmd == "found":
         _found(referee, args)
     elif cmd == "undo":

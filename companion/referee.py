@@ -165,38 +165,72 @@ class Referee:
             event["to_move"] = to_move
         return self.submit(event)
 
-    def correct_last_play(self, square: str, letter: str):
-        """The last play with the tile on ``square`` put right (``letter``: a letter, lower case a
-        blank standing for it, ``?`` a blank not named, ``.`` no tile there): a letter the camera
-        misread, a blank it missed or took glare for, a blank's letter named.  The play is taken
-        back and made again so -- two events: the log keeps what was first taken.  Only while the
-        play is the last event; where the corrected play breaks a rule it is refused, nothing is
-        written and the play stays as it was."""
-        last = self.events[-1] if self.events else {}
-        if last.get("type") != "play" or getattr(self.state, "pending", None) is None:
-            raise RuleViolation("only the last play can be put right, before anything else happens "
-                                "(undo and play it again otherwise)")
-        where = square_name(parse_square(square, self.state.board.size))
-        tiles = dict(last["tiles"])
-        if letter == ".":
-            if where not in tiles:
-                raise RuleViolation(f"the last play has no tile on {where}")
-            del tiles[where]
-        elif letter == "?" or (len(letter) == 1 and letter.isalpha()):
-            tiles[where] = letter
-        else:
+    def in_force(self) -> list[dict]:
+        """The events still in force after ``game_started``, oldest first (an undo takes back the
+        latest one still in force, and is itself not listed)."""
+        stack: list[dict] = []
+        for event in self.events[1:]:
+            if event.get("type") == "undo":
+                stack.pop()
+            else:
+                stack.append(event)
+        return stack
+
+    def correct_tile(self, square: str, letter: str) -> int:
+        """Put a tile right in the play that laid it (or the board as found), however many turns
+        ago: ``letter`` a letter,
+        lower case a blank standing for it, ``?`` a blank not named, ``.`` no tile there -- a letter
+        the camera misread, a blank's letter named, glare taken for a tile; a tile added where the
+        square is empty (a blank the camera missed) goes to the last play, which must be the last
+        event.  The events from that play on are taken back and made again with the tile put
+        right, each judged afresh (a later play through the tile scores by it; a challenge is
+        ruled again): the log keeps what was taken first, the undos, and what was made again.
+        Everything is checked first: where the play put right, or any event after it, breaks a
+        rule, it is refused and nothing is written.  Returns the index in ``state.turns`` of the
+        first turn scored again."""
+        state = self.state
+        where = square_name(parse_square(square, state.board.size))
+        if not (letter in (".", "?") or (len(letter) == 1 and letter.isalpha())):
             raise RuleViolation(f"{letter!r} is not a letter, ? (a blank) or . (no tile)")
-        if not tiles:
-            raise RuleViolation("that leaves the last play no tile: undo it instead")
-        corrected = {**last, "tiles": tiles}
-        prior = self.replay.states[-2]              # the game as the play found it
-        complete = getattr(self.replay.variant, "complete", None)
-        try:                                        # checked first: a refusal writes nothing
-            self.replay.variant.apply(prior, complete(prior, dict(corrected), self.judge) if complete else corrected)
-        except CompanionError as exc:
-            raise RuleViolation(f"not put right: {exc}") from None
-        self.undo()
-        return self.submit(corrected)
+        stack = self.in_force()
+        # the play that laid it, or the board as found (a game joined mid-way)
+        plays = [i for i, e in enumerate(stack) if e.get("type") in ("play", "position") and where in (e.get("tiles") or {})]
+        if plays:
+            k = plays[-1]
+        elif letter == ".":
+            raise RuleViolation(f"no play in force has a tile on {where}")
+        elif stack and stack[-1].get("type") == "play" and getattr(state, "pending", None) is not None:
+            k = len(stack) - 1                      # a tile the camera missed: the last play's
+        else:
+            raise RuleViolation(f"{where} is empty: a tile can be added only to the last play, before anything "
+                                f"else happens")
+        tiles = dict(stack[k]["tiles"])
+        if letter == ".":
+            del tiles[where]
+            if not tiles:
+                raise RuleViolation(f"that leaves the play on {where} no tile: undo it instead")
+        else:
+            tiles[where] = letter
+        again = [{**stack[k], "tiles": tiles}] + [_unjudged(e) for e in stack[k + 1:]]
+        trial = Replay(self.events[0])              # checked first: a refusal writes nothing
+        for event in stack[:k]:
+            trial.push(event)
+        first_turn = len(trial.state.turns)
+        complete = getattr(trial.variant, "complete", None)
+        made = []
+        for n, event in enumerate(again):
+            try:
+                event = complete(trial.state, dict(event), self.judge) if complete else dict(event)
+                trial.push(event)
+            except CompanionError as exc:
+                what = "the play put right" if n == 0 else f"the {event.get('type')} after it"
+                raise RuleViolation(f"not put right: {what}: {exc}") from None
+            made.append(event)
+        for _ in range(len(stack) - k):
+            self.undo()
+        for event in made:
+            self.submit(event)
+        return first_turn
 
     def play_board(self, player: str, after: Board):
         """Submit the play that turns the current board into ``after`` (what the camera sees)."""
@@ -205,3 +239,9 @@ class Referee:
 
     def undo(self):
         return self.submit({"type": "undo"})
+
+
+def _unjudged(event: Mapping[str, Any]) -> dict:
+    """``event`` without what the referee decided when it was made (a challenge's verdict and
+    ruling), so that it is judged again."""
+    return {k: v for k, v in event.items() if k not in ("verdict", "invalid_words", "ruling")}

@@ -76,7 +76,7 @@ def reading_for_engine(reading) -> tuple[list[str], list[list[float]], list[tupl
 
 TYPED_HELP = """while the camera watches, type (then Enter):
   pass | exchange N | challenge NAME | undo    what the camera cannot see
-  fix H8 Q                   the last play's tile on H8 is Q (q: a blank standing for Q; ?: a blank; .: no tile)
+  fix H8 Q                   the tile on H8 is Q (q: a blank standing for Q; ?: a blank; .: no tile)
   blank H10 O                the blank on H10 stands for O
   end NAME=LETTERS ...       the tiles left on the racks when the game has ended
   sheet | board | status | check WORD ... | quit"""
@@ -482,7 +482,7 @@ class CameraTable:
     def command(self, line: str) -> bool:
         """A line the players typed while the camera watches: what the camera cannot see (``pass``,
         ``exchange N``, ``challenge NAME``, ``undo``, ``end NAME=LETTERS ...``) or an answer to its
-        questions about the last play taken -- ``fix H8 Q`` (the tile on H8 is Q), ``fix H8 q``
+        questions -- ``fix H8 Q`` (the tile on H8 is Q), ``fix H8 q``
         (a blank standing for Q), ``fix J8 ?`` (a blank the camera missed), ``fix K8 .`` (no tile
         there: glare), ``blank H10 O`` (the blank on H10 stands for O); and the typed console's
         other commands (``sheet``, ``board``, ``check WORD``, ``play 8D WORD``, ...).  A line that
@@ -500,7 +500,7 @@ class CameraTable:
                 if len(args) != 2 or len(args[1]) != 1:
                     raise CompanionError("write: fix SQUARE LETTER (e.g. fix H8 Q; q a blank standing for Q, ? a blank, "
                                          ". no tile) or blank SQUARE LETTER (e.g. blank H10 O)")
-                self.correct_last_play(args[0], args[1].lower() if cmd == "blank" else args[1])
+                self.correct_tile(args[0], args[1].lower() if cmd == "blank" else args[1])
             elif cmd == "help":
                 self.say(TYPED_HELP)
             else:
@@ -509,11 +509,20 @@ class CameraTable:
             self.say(f"refused: {exc}")
         return True
 
-    def correct_last_play(self, square: str, letter: str) -> None:
-        """The last play taken, with the tile on ``square`` put right (:meth:`Referee.correct_last_play`),
-        said as the play is."""
-        self.referee.correct_last_play(square, letter)
-        self.say(self._turn_line(self.referee.events[-1]["player"]))
+    def correct_tile(self, square: str, letter: str) -> None:
+        """A tile put right in the play that laid it (:meth:`Referee.correct_tile`), said: the
+        play as the camera says one where it is the last, otherwise the scoresheet's lines of
+        every turn scored again."""
+        from companion.scoresheet import format_turn
+
+        first = self.referee.correct_tile(square, letter)
+        state = self.referee.state
+        if first == len(state.turns) - 1 and state.pending is not None:
+            self.say(self._turn_line(state.players[state.turns[-1].player]))
+            return
+        self.say(f"note: {square.upper()} put right; the turns from there on, scored again:")
+        for i in range(first, len(state.turns)):
+            self.say(format_turn(state, i))
 
     def _turn_line(self, player: str) -> str:
         """The play just taken, as printed: player, square, direction, words, score."""

@@ -95,14 +95,15 @@ def test_a_game_joined_mid_way_is_typed_as_the_words_on_the_board_and_the_scores
     assert "refused: the board as found can be set only before the first turn" in out
 
 
-def test_a_tile_of_the_last_play_is_put_right_at_the_prompt_and_the_play_scored_again(capsys, tmp_path, monkeypatch):
+def test_a_tile_is_put_right_at_the_prompt_and_the_turns_from_its_play_scored_again(capsys, tmp_path, monkeypatch):
     typed = "play 8G ZAX\nfix I8 x\nfix A1 Q\npass\nfix I8 X\nquit\n"
     code, out, _ = run(capsys, *_typed_game(tmp_path), stdin=typed, monkeypatch=monkeypatch)
     assert code == 0
     assert "Ann          G8 across ZAx                                   22    22" in out and "refused: not put right: " in out
-    assert "refused: only the last play can be put right" in out
+    assert out.count("Ann          G8 across ZAX                                   38    38") == 2   # put right after Ben's pass
     code, out, _ = run(capsys, "game", "export", "1", "--format", "jsonl", "--db", str(tmp_path / "g.db"))
-    assert [json.loads(line)["type"] for line in out.splitlines()] == ["game_started", "play", "undo", "play", "pass"]
+    assert [json.loads(line)["type"] for line in out.splitlines()] == \
+        ["game_started", "play", "undo", "play", "pass", "undo", "undo", "play", "pass"]
 
 
 def test_game_resume_continues_where_it_stopped(capsys, tmp_path, monkeypatch):

@@ -127,3 +127,15 @@ def test_undo_takes_the_board_as_found_back_to_the_empty_board():
 def test_a_game_joined_mid_way_has_no_gcg_form_but_its_event_log():
     with pytest.raises(CompanionError, match="--format jsonl"):
         events_to_gcg([start(), position()])
+
+
+def test_a_tile_of_the_board_as_found_is_put_right_and_the_plays_on_it_scored_again():
+    from companion.lexicon import Lexicon
+    from companion.referee import Referee
+
+    ref = Referee.start({"players": ["Ann", "Bob"]}, Lexicon.from_words(["CATS"], "t"))
+    ref.submit(position())
+    ref.submit(play("Ann", J8="S"))                  # CATS: 3 + 1 + 1 + 1
+    ref.correct_tile("G8", "B")                      # it was BATS (B 3): the same score
+    ref.correct_tile("I8", "x")                      # ... and a blank X: BAxS, 3 + 1 + 0 + 1
+    assert ref.state.board[7, 6].letter == "B" and ref.state.turns[-1].score == 5

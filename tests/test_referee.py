@@ -125,7 +125,7 @@ def test_a_verdict_with_no_words_says_so():
 def test_a_play_put_right_is_as_if_it_had_been_played_so():
     ref = new()
     ref.play_notation("Ann", "8G", "ZAX")
-    ref.correct_last_play("H8", "e")                  # the A was a blank standing for E: ZeX
+    ref.correct_tile("H8", "e")                       # the A was a blank standing for E: ZeX
     direct = new()
     direct.submit({"type": "play", "player": "Ann", "tiles": {"G8": "Z", "H8": "e", "I8": "X"}})
     assert (ref.state.board, ref.state.scores, ref.state.to_move, ref.state.bag) == \
@@ -133,23 +133,46 @@ def test_a_play_put_right_is_as_if_it_had_been_played_so():
     assert [e["type"] for e in ref.events[1:]] == ["play", "undo", "play"]     # what was first taken is kept
 
 
+def test_a_tile_put_right_turns_ago_scores_the_later_plays_through_it_again():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")             # (10 + 1 + 8) x 2 = 38
+    ref.play_notation("Ben", "I8", ".I")              # XI down: 8 + 1 x 2 (I9 double letter) = 10
+    ref.submit({"type": "pass", "player": "Ann"})
+    first = ref.correct_tile("I8", "Q")               # the X was a Q: ZAQ 42, QI 12
+    assert first == 0 and [t.score for t in ref.state.turns] == [42, 12, 0]
+    assert ref.state.scores == (42, 12) and ref.state.players[ref.state.to_move] == "Ben"
+    assert [e["type"] for e in ref.events[1:]] == ["play", "play", "pass", "undo", "undo", "undo", "play", "play", "pass"]
+
+
+def test_a_challenge_after_a_tile_put_right_is_ruled_again():
+    ref = new()
+    ref.play_notation("Ann", "8G", "ZAX")
+    ref.submit({"type": "challenge", "challenger": "Ben"})          # ZAX is valid: Ben loses his turn
+    ref.correct_tile("I8", "Q")                                      # ZAQ is not: the play is withdrawn
+    assert ref.events[-1]["verdict"] == "invalid" and ref.state.board.is_empty and ref.state.scores == (0, 0)
+
+
 def test_a_correction_that_breaks_a_rule_writes_nothing(tmp_path):
     store = GameStore(tmp_path / "g.db")
     ref = new(store=store)
     ref.play_notation("Ann", "8G", "ZAX")
-    with pytest.raises(RuleViolation, match="not put right"):
-        ref.correct_last_play("A1", "Q")
-    with pytest.raises(RuleViolation, match="not put right: UNACCEPTABLE"):
+    ref.play_notation("Ben", "I8", ".I")
+    with pytest.raises(RuleViolation, match="not put right: the play put right"):
+        ref.correct_tile("A1", "Q")                   # added to Ben's play: not in one line
+    with pytest.raises(RuleViolation, match="not put right: the play after it"):
+        ref.correct_tile("I8", ".")                   # Ben's I would touch no tile
+    with pytest.raises(RuleViolation, match="not put right: the play put right: UNACCEPTABLE"):
         void = new("void")
         void.play_notation("Ann", "8G", "ZAX")
-        void.correct_last_play("I8", "Q")             # ZAQ: the void rule refuses it
-    assert [e["type"] for e in store.events(ref.game_id)] == ["game_started", "play"]
-    assert ref.state.scores == (new().play_notation("Ann", "8G", "ZAX").scores)
+        void.correct_tile("I8", "Q")                  # ZAQ: the void rule refuses it
+    assert [e["type"] for e in store.events(ref.game_id)] == ["game_started", "play", "play"]
 
 
-def test_only_the_last_play_is_put_right():
+def test_a_tile_is_added_only_to_the_last_play():
     ref = new()
-    ref.play_notation("Ann", "8G", "ZAX")
+    ref.play_notation("Ann", "8G", "ZA")
+    ref.correct_tile("I8", "x")                       # a blank the camera missed: ZAx
+    assert ref.state.board[7, 8].blank and ref.state.turns[-1].score == (10 + 1 + 0) * 2
     ref.submit({"type": "pass", "player": "Ben"})
-    with pytest.raises(RuleViolation, match="only the last play"):
-        ref.correct_last_play("H8", "E")
+    with pytest.raises(RuleViolation, match="J8 is empty: a tile can be added only to the last play"):
+        ref.correct_tile("J8", "S")

@@ -86,13 +86,15 @@ def test_glare_taken_for_a_tile_is_taken_off_the_last_play():
     assert table.referee.state.board.tile_count() == 3 and _said(out)[-1] == "Ann\tG8\tacross\tCAT\t10"
 
 
-def test_only_the_last_play_is_put_right_before_anything_else_happens():
+def test_a_tile_put_right_after_later_turns_scores_them_again_and_says_so():
     table, out = _table()
     table.take(reading(CAT), "f1", False)
     table.command("pass")
-    table.command("fix H8 O")
-    assert "refused: only the last play can be put right" in _said(out)[-1]
-    assert table.referee.state.board[7, 7].letter == "A"
+    table.command("fix G8 H")                         # HAT: (4 + 1 + 1) x 2
+    said = _said(out)
+    assert said[-3] == "note: G8 put right; the turns from there on, scored again:"
+    assert "Ann          G8 across HAT" in said[-2] and said[-2].endswith("12    12") and "passes" in said[-1]
+    assert table.referee.state.scores == (12, 0)
 
 
 def test_a_correction_that_breaks_a_rule_is_refused_and_the_play_kept():
