@@ -812,7 +812,15 @@ def _print_candidates(face: np.ndarray) -> np.ndarray:
     return out
 
 
-def _printed_only(face: np.ndarray, cand: np.ndarray, tile_lab, far: np.ndarray | None = None) -> np.ndarray:
+# ... nor one whose other side (the lightest quarter of its middle for light letters, the darkest
+# for dark ones) lies this far from its kind's: a pink double-word square's light side is pink, a
+# maroon tile's is its white letter, though their darker halves (tile and letter, pink and print)
+# had come out alike and two tiles were shown empty, never read (tuning seed 16200)
+PRINT_OTHER = 25.0
+
+
+def _printed_only(face: np.ndarray, cand: np.ndarray, tile_lab, far: np.ndarray | None = None,
+                  other: np.ndarray | None = None) -> np.ndarray:
     """The candidates that can be called empty without reading their ink: their kind's colour is
     far from the tiles' colour (known from this board's confident letters or the set profile), so a
     square that close to it cannot be a tile.  None when the tile colour is not known yet.
@@ -833,6 +841,9 @@ def _printed_only(face: np.ndarray, cand: np.ndarray, tile_lab, far: np.ndarray 
                     kind_far = np.median(far[sel], axis=0)
                     out &= ~(sel & (np.linalg.norm(far - np.asarray(tile_lab), axis=2)
                                     < np.linalg.norm(far - kind_far, axis=2)))
+                if other is not None:
+                    kind_other = np.median(other[sel], axis=0)
+                    out &= ~(sel & (np.linalg.norm(other - kind_other, axis=2) >= PRINT_OTHER))
     return out
 
 
@@ -1644,7 +1655,8 @@ class BoardReader:
         todo = [rc for rc in cells if cand[rc]]
         if todo:
             second = dict(self._second) if first else {}
-            printed = _printed_only(an.face_lab(pol), cand, self.tile_lab, an.far_face_lab(pol))
+            printed = _printed_only(an.face_lab(pol), cand, self.tile_lab, an.far_face_lab(pol),
+                                    an.far_face_lab(-pol))
             rest = [rc for rc in todo if not printed[rc]]
             if rest:
                 X2, g2, b2 = self._features(an, pol, rest)
