@@ -167,6 +167,7 @@ class CameraTable:
                     raise CompanionError(f"{name} is not a player of this game ({', '.join(self.referee.state.players)})")
         self.mid_game = mid_game
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
+        self.square_px: float | None = None     # a square's size in the last picture (px)
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
@@ -190,6 +191,14 @@ class CameraTable:
         self.problems += 1
         self.say(f"{name}\tERROR {text}")
 
+    def small_board(self) -> str:
+        """" (...)" telling the players that the board is small in the last picture, where it is
+        (:func:`vision.read.small_board_note`): squares that small leave more tiles unread."""
+        from vision.read import small_board_note
+
+        note = small_board_note(self.square_px)
+        return f" ({note})" if note else ""
+
     def rectified(self, frame):
         """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
         from vision.errors import VisionError
@@ -197,6 +206,7 @@ class CameraTable:
 
         try:
             location = self.tracker.update(frame.image, frame.name)
+            self.square_px = location.cell_px
             if location.details.get("framed_anew"):
                 # a photo of another shape (the phone turned): the corners' order says nothing
                 # of which side is up, the letters decide it again
@@ -309,9 +319,9 @@ class CameraTable:
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
             if wait_when_covered:
-                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}")
+                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}{self.small_board()}")
             else:
-                self.error(name, f"squares covered or unreadable: {covered}; take the photo again")
+                self.error(name, f"squares covered or unreadable: {covered}; take the photo again{self.small_board()}")
             return
         if self.mid_game is not None and not state.turns:
             # an empty board: the game has not begun after all, and is scored from its first move
@@ -380,7 +390,8 @@ class CameraTable:
                          f"the word list allows {', '.join(allowed)})")
             else:
                 allowed_text = f" (the word list allows {', '.join(allowed)})" if allowed else ""
-                self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again")
+                self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again"
+                                 f"{self.small_board()}")
                 return
         blank_said = []       # said once the play is taken as one (plays the camera missed say their own)
         for i, p in enumerate(placements):
@@ -434,9 +445,11 @@ class CameraTable:
         if holding:
             where = ", ".join(square_name(s) for s in holding)
             if wait_when_covered:
-                self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}")
+                self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}"
+                         f"{self.small_board()}")
             else:
-                self.error(name, f"squares covered or unreadable on the board as found: {where}; take the photo again")
+                self.error(name, f"squares covered or unreadable on the board as found: {where}; take the photo "
+                                 f"again{self.small_board()}")
             return
         state = self.referee.state
         placements = sorted(move.placements, key=lambda p: p.square)

@@ -133,7 +133,7 @@ class Tally:
 
 
 def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, keep: Path | None = None,
-              grey: bool = False) -> Tally:
+              grey: bool = False, size: tuple[int, int] = (1920, 1080)) -> Tally:
     game = read_gcg(path)
     events = gcg_to_events(game)
     turns = true_turns(events)
@@ -142,8 +142,8 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
     rng = np.random.default_rng(seed)
     fonts = font_paths(role)
     ts, bs = random_tile_style(rng, fonts), random_board_style(rng)
-    cam = random_camera(rng, (1920, 1080), hard)
-    background = random_background(rng, (1080, 1920))
+    cam = random_camera(rng, size, hard)
+    background = random_background(rng, (size[1], size[0]))
     shift = tuple(float(v) for v in np.clip(rng.normal(0, 0.07, 2), -0.2, 0.2))
     layout_seed = int(rng.integers(1 << 30))
     stand_seed = int(rng.integers(1 << 30))   # a camera on a stand: the board stays where it is
@@ -277,6 +277,16 @@ def bench_real(folder: Path) -> int:
     return 0
 
 
+def _frame_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a frame size is WIDTHxHEIGHT, like 1280x720, not {text!r}") from None
+    if w < 320 or h < 240:
+        raise argparse.ArgumentTypeError(f"{text}: frames under 320x240 hold no readable board")
+    return w, h
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=0, help="at most this many games (0: all)")
@@ -286,6 +296,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only-game", default="", help="only the games whose file name holds this")
     ap.add_argument("--keep", type=Path, help="keep every photo here, a folder a game (to look at them)")
     ap.add_argument("--grey", action="store_true", help="a black-and-white camera (every photo made grey)")
+    ap.add_argument("--size", type=_frame_size, default=(1920, 1080), metavar="WxH",
+                    help="the camera's frame (default 1920x1080; e.g. 1280x720, 640x480: other draws of the same seed)")
     ap.add_argument("--fonts", choices=["both", "train", "heldout"], default="both",
                     help="the training fonts' games, the unseen fonts' games, or both (the default)")
     ap.add_argument("--real", action="store_true", help="instead: companion replay on the real photos of "
@@ -319,9 +331,10 @@ def main(argv=None) -> int:
         for p in paths:
             keep = args.keep / role if args.keep else None
             total.add(play_game(p, seeds[p] + (1000 if role == "heldout" else 0), role, args.hard, keep=keep,
-                                grey=args.grey))
+                                grey=args.grey, size=args.size))
         rows[role] = total
     cam = ("hard camera (hand-held)" if args.hard else "standard camera (on a stand)") + (", black and white" if args.grey else "")
+    cam += f", {args.size[0]}x{args.size[1]} frames"
     print(f"{len(paths)} recorded games of ../shared/gcg replayed through the camera, {cam}, seed {args.seed}:")
     for role, t in rows.items():
         fonts = "training fonts" if role == "train" else "fonts never seen"

@@ -815,6 +815,38 @@ def test_read_main_says_on_stderr_that_a_mirrored_picture_was_read_flipped_back(
     assert "mirrored" in capsys.readouterr().err
 
 
+def test_a_reading_of_a_photo_knows_how_large_its_squares_were_in_the_photo(pictures):
+    board, _ = pictures
+    rd = R.read_image(board, ENGLISH, corners=[[0, 0], [600, 0], [600, 600], [0, 600]])
+    assert rd.details["square_px"] == pytest.approx(40.0)
+
+
+def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(tmp_path, pictures, capsys,
+                                                                                  monkeypatch):
+    board, _ = pictures
+    p = tmp_path / "far.png"
+    cv2.imwrite(str(p), board)
+    shown = R.read_board(board, ENGLISH)
+
+    def far_away(*args, unread: bool, **kwargs):
+        labels = [("#" if unread else row[0]) + row[1:] for row in shown.labels]
+        return R.BoardReading(labels, shown.confidence, shown.guesses, shown.kinds, details={"square_px": 18.4})
+
+    monkeypatch.setattr(R, "read_image", lambda *a, **k: far_away(unread=True))
+    assert R.read_main(p, ENGLISH, out=io.StringIO()) == 0
+    err = capsys.readouterr().err
+    assert "the board is small in the picture (18 px a square" in err and "higher resolution" in err
+    # every square read: nothing to say
+    monkeypatch.setattr(R, "read_image", lambda *a, **k: far_away(unread=False))
+    assert R.read_main(p, ENGLISH, out=io.StringIO()) == 0
+    assert "small in the picture" not in capsys.readouterr().err
+
+
+def test_small_board_note_only_under_the_square_size_letters_need():
+    assert R.small_board_note(None) == "" and R.small_board_note(R.SMALL_SQUARE_PX) == ""
+    assert "21 px a square" in R.small_board_note(21.0)
+
+
 def test_blurred_or_tiny_boards_are_refused(pictures):
     board, _ = pictures
     with pytest.raises(VisionError) as e:

@@ -163,6 +163,22 @@ def test_an_unread_tile_nothing_settles_waits_for_another_photo():
     assert table.referee.state.board.is_empty and table.problems == 1
 
 
+def test_an_unread_tile_on_a_board_small_in_the_picture_says_to_move_the_camera_closer():
+    table, out = _table(["CAT", "CUT"])
+    table.square_px = 19.6          # as the last picture's location had it
+    table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
+    said = out.getvalue()
+    assert "the tile on H8 cannot be read (the word list allows A, U); take the photo again" in said
+    assert "the board is small in the picture (20 px a square" in said and "move the camera closer" in said
+
+
+def test_a_board_large_enough_in_the_picture_gets_no_advice_about_its_size():
+    table, out = _table(["CAT", "CUT"])
+    table.square_px = 40.0
+    table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
+    assert "small in the picture" not in out.getvalue()
+
+
 def test_an_unsure_square_beside_a_hand_is_not_an_unread_tile():
     reading = _reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)})
     reading.kinds[7, 8] = "covered"

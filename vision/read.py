@@ -52,7 +52,7 @@ import numpy as np
 from vision import letters as L
 from vision import onnx_cnn
 from vision.errors import VisionError
-from vision.geometry import PREMIUM_LAYOUT, mirror_rectified, turn_rectified
+from vision.geometry import PREMIUM_LAYOUT, cell_size, mirror_rectified, turn_rectified
 from vision.pixels import colourless, percentile_linear, percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
@@ -3183,29 +3183,57 @@ def rectify_board(image: np.ndarray, corners) -> np.ndarray:
     return rectify(image, np.asarray(corners, np.float64).reshape(4, 2), CELL, margin_cells=MARGIN / CELL)
 
 
+def grid_corners(image: np.ndarray, name: str = "picture", corners=None) -> np.ndarray:
+    """The grid's corners (TL TR BR BL) in a photo: ``corners`` as given, or found."""
+    if corners is not None:
+        return np.asarray(corners, np.float64)
+    try:
+        from vision.locate import locate_board
+    except ImportError as e:  # pragma: no cover
+        raise VisionError("The board locator is not available.", "no-board") from e
+    return locate_board(image, name).corners
+
+
 def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.ndarray:
     """Find the board in a photo (or use ``corners``: TL TR BR BL grid corners) and rectify it
     as :func:`rectify_board` does (the grid and MARGIN px round it)."""
-    if corners is None:
-        try:
-            from vision.locate import locate_board
-        except ImportError as e:  # pragma: no cover
-            raise VisionError("The board locator is not available.", "no-board") from e
-        corners = locate_board(image, name).corners
-    return rectify_board(image, corners)
+    return rectify_board(image, grid_corners(image, name, corners))
+
+
+#: A board whose squares are smaller than this in the photo (px: the grid's mean side / 15) is
+#: read less well: its letters are a few pixels high before they are straightened, and blur,
+#: noise and JPEG take more of them.  Measured (``bench_read.py --only sizes``, report seed, cold,
+#: values read): frames of 1280x720 (squares 29-33 px median) read as 1920x1080 ones do; frames
+#: of 640x480 (22-25 px), hand-held, 0.7 % of tiles unread and 0.2 % wrong against 0.3 % and
+#: 0.05 % at 720p.  By square size (120 boards of 640x480, both cameras, tuning seed 900): tiles
+#: unread 1.4 % at 21-24 px, 0.8 % at 24-27, 0.25 % at 27-30 (1920x1080 frames: 0.1-0.3 %).
+#: Where squares that small leave squares unread, the players are told why.
+SMALL_SQUARE_PX = 27.0
+
+
+def small_board_note(square_px: float | None) -> str:
+    """What to tell the players when the board's squares are small in the picture (under
+    :data:`SMALL_SQUARE_PX`); '' otherwise (or when the size is not known)."""
+    if not square_px or square_px >= SMALL_SQUARE_PX:
+        return ""
+    return (f"the board is small in the picture ({square_px:.0f} px a square, letters read best from "
+            f"{SMALL_SQUARE_PX:.0f} px): move the camera closer or set it to a higher resolution")
 
 
 def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = None, corners=None,
                reference_corners=None, profile=None, name: str = "picture",
                values: dict[str, int] | None = None) -> BoardReading:
     """Locate, rectify, orient and read one photo (``reference``: photo of the empty board;
-    ``values``: the tile set's point values, see :class:`BoardReader`)."""
-    rect = rectify_photo(image, name, corners)
+    ``values``: the tile set's point values, see :class:`BoardReader`).  The reading's
+    ``details["square_px"]`` is the size of a square in the photo."""
+    found = grid_corners(image, name, corners)
     ref = None
     if reference is not None:
         ref = rectify_photo(reference, "reference picture", reference_corners if reference_corners is not None
                             else corners)
-    return BoardReader(letters, ref, profile, values=values).read(rect)
+    reading = BoardReader(letters, ref, profile, values=values).read(rectify_board(image, found))
+    reading.details["square_px"] = cell_size(found)
+    return reading
 
 
 def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sys.stdout, *,
@@ -3235,6 +3263,9 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     if reading.mirrored:       # the photo and the 15 lines would look like mirror images: say why
         print(f"{image_path}: note: the picture is mirrored (a phone used as a webcam, a front camera); "
               "the board is read as it lies on the table", file=sys.stderr)
+    small = small_board_note(reading.details.get("square_px"))
+    if small and reading.covered:       # squares left unread: say what would help
+        print(f"{image_path}: note: {small}", file=sys.stderr)
     for r, row in enumerate(reading.labels):
         if confidences:
             print(row + "  " + " ".join(f"{int(round(99 * v)):02d}" for v in reading.confidence[r]), file=out)
