@@ -131,6 +131,19 @@ def test_no_board_on_an_empty_table(seed):
         locate_auto(table, "table.jpg")
 
 
+def test_no_board_in_a_low_resolution_picture_advises_a_higher_resolution():
+    from vision.frames import _table
+
+    small = _table((480, 640), np.random.default_rng(3))
+    with pytest.raises(VisionError, match="no Scrabble board") as err:
+        locate_auto(small, "webcam.jpg")
+    assert "only 640x480 px: set the camera to a higher resolution" in str(err.value)
+    large = _table((1080, 1920), np.random.default_rng(1))
+    with pytest.raises(VisionError, match="no Scrabble board") as err:
+        locate_auto(large, "phone.jpg")
+    assert "resolution" not in str(err.value)
+
+
 def test_coloured_tiles_on_a_floor_are_not_a_board():
     rng = np.random.default_rng(5)
     sq = 40

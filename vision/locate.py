@@ -815,9 +815,9 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
                               "markers)", "no-board")
         if best is None:
             raise VisionError(f"{name}: no Scrabble board found "
-                              "(no grid of squares with the premium-square pattern)", "no-board")
+                              f"(no grid of squares with the premium-square pattern){_low_resolution(w, h)}", "no-board")
         raise VisionError(f"{name}: no Scrabble board found for sure "
-                          f"(best guess only {best.confidence:.2f} confident)", "no-board")
+                          f"(best guess only {best.confidence:.2f} confident){_low_resolution(w, h)}", "no-board")
     details = dict(best.details)
     details["attempts"] = len(tried)
     details["ms"] = round((time.perf_counter() - t0) * 1000, 1)
@@ -825,6 +825,21 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     if not allow_outside:
         _check_inside(best, name)
     return best
+
+
+#: A picture whose long side is under this many pixels is a low-resolution one (a camera left at
+#: OpenCV's 640x480): a board that fills it has squares of about 25 px and grid lines under a
+#: pixel wide, which noise and blur hide -- of 100 hand-held renders of 640x480, 7 boards were not
+#: found (no grid of squares) against 4 at 1280x720 (``bench_read.py --only sizes``, seed 5000).
+LOW_RESOLUTION_SIDE = 1000
+
+
+def _low_resolution(w: int, h: int) -> str:
+    """The advice a "no board" error ends with on a low-resolution picture; '' otherwise."""
+    if max(w, h) >= LOW_RESOLUTION_SIDE:
+        return ""
+    return (f"; the picture is only {w}x{h} px: set the camera to a higher resolution (1920x1080) "
+            "or bring it closer to the board")
 
 
 def _agreed(found: list[BoardLocation], min_confidence: float) -> BoardLocation | None:
