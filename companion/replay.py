@@ -716,6 +716,8 @@ def watch(source_spec, players: list[str], tileset: str = "en", lexicon=None, re
         return all(table.command(line) for line in (typed.pending() if typed is not None else ()))
 
     with _open(source_spec) as source:
+        for note in getattr(source, "notes", ()):
+            table.say(f"{source.description}\tnote: {note}")
         for frame in source:
             if not talk():
                 break

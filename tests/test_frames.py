@@ -117,6 +117,48 @@ def test_camera_that_does_not_exist():
         CameraSource(98)
 
 
+class _Webcam640:
+    """cv2.VideoCapture as a webcam that stays at 640x480 whatever it is asked for."""
+
+    def __init__(self, *args):
+        self.asked = {}
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        self.asked[prop] = value
+        return True
+
+    def get(self, prop):
+        return {cv2.CAP_PROP_FRAME_WIDTH: 640.0, cv2.CAP_PROP_FRAME_HEIGHT: 480.0}.get(prop, 0.0)
+
+    def read(self):
+        return True, np.zeros((480, 640, 3), np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_a_camera_giving_smaller_pictures_than_asked_for_says_so(monkeypatch):
+    monkeypatch.setattr(cv2, "VideoCapture", _Webcam640)
+    with CameraSource(0) as cam:
+        assert cam.size == (640, 480)
+        assert cam.notes == ["gives 640x480 pictures, not the 1920x1080 asked for: keep the board large in the "
+                             "picture (the camera close, the board filling most of it)"]
+    with CameraSource(0, width=640, height=480) as cam:
+        assert cam.notes == []
+
+
+def test_smaller_than_asked_only_when_both_sizes_are_known():
+    from vision.frames import smaller_than_asked
+
+    assert smaller_than_asked((1920, 1080), (1920, 1080)) == ""
+    assert smaller_than_asked((0, 0), (1920, 1080)) == ""             # a backend that does not say
+    assert smaller_than_asked((1280, 720), (None, None)) == ""         # nothing asked for
+    assert smaller_than_asked((1280, 720), (1920, 1080)).startswith("gives 1280x720 pictures")
+
+
 @pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="picamera2 installed here")
 def test_picamera_without_picamera2():
     with pytest.raises(VisionError, match="picamera2"):

@@ -119,3 +119,20 @@ def test_a_camera_set_up_mid_game_takes_its_first_still_board_as_found_then_scor
     assert lines[0].endswith("\tboard as found: 5 tiles; scores so far Ann=10 Ben=6; Ann to move"), out.getvalue()
     assert lines[1:] == ["Ann\tG10\tacross\tTO\t2", "totals: Ann=12 Ben=6"], out.getvalue()
     assert code == 0
+
+
+def test_watching_a_camera_that_gives_smaller_pictures_than_asked_for_says_so_first():
+    from companion.replay import watch
+    from vision.frames import ArraySource
+
+    source = ArraySource([_empty_photo()] * 4)
+    source.description = "camera 0"
+    source.notes.append("gives 640x480 pictures, not the 1920x1080 asked for: keep the board large in the picture")
+    out = io.StringIO()
+    watch(source, ["Ann", "Ben"], "en", Lexicon.from_words(["CAT"], "t"), None, out, frames=4)
+    assert out.getvalue().splitlines()[0] == ("camera 0\tnote: gives 640x480 pictures, not the 1920x1080 asked "
+                                              "for: keep the board large in the picture")
+
+
+def _empty_photo():
+    return photo(EMPTY, seed=20)

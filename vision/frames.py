@@ -151,6 +151,9 @@ class FrameSource:
     def __init__(self) -> None:
         self._index = 0
         self._closed = False
+        # what the players should know about this source before the first frame (a camera that
+        # gives smaller pictures than asked for); said by whoever watches it
+        self.notes: list[str] = []
 
     def read(self) -> Frame | None:
         if self._closed:
@@ -328,6 +331,17 @@ class VideoSource(FrameSource):
             self._cap = None
 
 
+def smaller_than_asked(size: tuple[int, int], asked: tuple[int | None, int | None]) -> str:
+    """'gives WxH pictures, not ...' where a camera's pictures are smaller than asked for ('' where
+    not, or where either size is unknown): a board far off may then be too small in them to
+    find or read (squares under ~27 px, see ``vision.read.SMALL_SQUARE_PX``)."""
+    (w, h), (aw, ah) = size, asked
+    if not (w and h and aw and ah) or (w >= aw and h >= ah):
+        return ""
+    return (f"gives {w}x{h} pictures, not the {aw}x{ah} asked for: keep the board large in the picture "
+            "(the camera close, the board filling most of it)")
+
+
 class CameraSource(FrameSource):
     """A live camera through OpenCV (``cv2.VideoCapture(index)``): webcams, USB cameras, tablets
     exposed as cameras.  ``width``/``height`` ask for a resolution (the camera may pick another);
@@ -349,6 +363,10 @@ class CameraSource(FrameSource):
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, int(width))
         if height:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(height))
+        self.size = (int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0))
+        note = smaller_than_asked(self.size, (width, height))
+        if note:
+            self.notes.append(note)
         for _ in range(max(0, warmup)):
             self._cap.read()
 
