@@ -144,6 +144,38 @@ def test_no_board_in_a_low_resolution_picture_advises_a_higher_resolution():
     assert "resolution" not in str(err.value)
 
 
+def test_a_low_resolution_board_found_only_at_twice_the_size_keeps_its_corners(monkeypatch):
+    """A 640x480 picture whose squares part into no lattice at its own size (faint lines under
+    the noise) is looked at again doubled; the grid found there is the picture's own."""
+    import vision.locate as LC
+
+    img, truth = _board("classic", seed=4, size=(640, 480))
+    real = LC._lattice_try
+
+    def blind_when_small(image, *args, **kwargs):          # as the noise hides the faint lines
+        found = real(image, *args, **kwargs)
+        return (None, found[1]) if image.shape[1] < 1000 else found
+
+    monkeypatch.setattr(LC, "_lattice_try", blind_when_small)
+    loc = locate_auto(img, "webcam.jpg")
+    assert loc.details["upscaled"] == 2 and loc.image_size == (640, 480)
+    assert corner_error(loc.corners, truth) <= 0.25
+
+
+def test_the_second_look_at_twice_the_size_is_for_small_colour_pictures_only(monkeypatch):
+    import vision.locate as LC
+
+    asked = []
+    monkeypatch.setattr(LC, "_lattice_try", lambda image, *a, **k: (None, {"why": "no grid of squares"}))
+    monkeypatch.setattr(LC, "_locate_upscaled", lambda image, *a, **k: asked.append(image.shape[:2]))
+    small, _ = _board("classic", seed=4, size=(640, 480))
+    large, _ = _board("classic", seed=4, size=(1920, 1080))
+    for picture in (small, large, black_and_white(small)):
+        with pytest.raises(VisionError, match="no Scrabble board"):
+            locate_auto(picture, "p.jpg")
+    assert asked == [(480, 640)]          # not the 1920x1080 picture, not the black-and-white one
+
+
 def test_coloured_tiles_on_a_floor_are_not_a_board():
     rng = np.random.default_rng(5)
     sq = 40

@@ -768,8 +768,11 @@ def _attempts(f0: int, grey: bool) -> list[tuple]:
 
 
 def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool = False,
-                min_confidence: float = MIN_CONFIDENCE) -> BoardLocation:
-    """Find the grid with no help: lattice of squares + premium pattern.  Raises VisionError."""
+                min_confidence: float = MIN_CONFIDENCE, _upscaled: bool = False) -> BoardLocation:
+    """Find the grid with no help: lattice of squares + premium pattern.  Raises VisionError.
+
+    A colour picture under :data:`UPSCALE_BELOW` px on its long side where no board is found is
+    tried once more at twice its size (:func:`_locate_upscaled`)."""
     t0 = time.perf_counter()
     img = check_picture(image, name)
     h, w = img.shape[:2]
@@ -808,6 +811,13 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
         if _sharpness(gray) < 40:
             raise VisionError(f"{name}: picture too blurred to find the board "
                               "(hold the camera still and focus on the board)", "blurred")
+        if not grey and not _upscaled and max(h, w) < UPSCALE_BELOW:
+            again = _locate_upscaled(img, name, min_confidence)
+            if again is not None:
+                again.details["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+                if not allow_outside:
+                    _check_inside(again, name)
+                return again
         if grey:
             raise VisionError(f"{name}: no Scrabble board found: the picture has no colour (black and white), "
                               "and the board is found best by the colours of its premium squares; take the "
@@ -827,10 +837,38 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
     return best
 
 
+#: A colour picture whose long side is under this many pixels, where no board is found, is looked at
+#: again at twice its size.  At 640x480 and 1280x720 a board filling the picture has squares of
+#: 20-35 px, and a board with grid lines a twentieth of a square wide, light on light squares,
+#: shows them under a pixel or two wide: at the picture's own size (or the working size of a
+#: 1280x720 one, halved) the picture's noise breaks its squares up and no lattice of patches forms.
+#: Doubled (linear), the lines are two pixels and the noise smoother: of the boards not found on
+#: the ``--only sizes`` rows (report seed), 4 of 5 at 640x480 and 3 of 9 at 1280x720 are found,
+#: every one within half a square; 280 low-resolution pictures without a board (tables, floors,
+#: chessboards) give no false board, each costing ~160 ms more (at most ~310 ms).
+UPSCALE_BELOW = 1400
+
+
+def _locate_upscaled(img: np.ndarray, name: str, min_confidence: float) -> BoardLocation | None:
+    """:func:`locate_auto` on ``img`` at twice its size, its corners taken back to ``img``'s
+    pixels; None where no board is found there either."""
+    big = cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    try:
+        # a lattice fitted on the doubled picture's texture can be degenerate (points at
+        # infinity): such fits are refused, without numpy's warnings on the players' screen
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loc = locate_auto(big, name, allow_outside=True, min_confidence=min_confidence, _upscaled=True)
+    except VisionError:
+        return None
+    corners = (loc.corners + 0.5) / 2.0 - 0.5          # pixel centres of the doubled picture -> img's
+    return BoardLocation(corners, loc.confidence, "auto", (img.shape[1], img.shape[0]), dict(loc.details, upscaled=2))
+
+
 #: A picture whose long side is under this many pixels is a low-resolution one (a camera left at
 #: OpenCV's 640x480): a board that fills it has squares of about 25 px and grid lines under a
-#: pixel wide, which noise and blur hide -- of 100 hand-held renders of 640x480, 7 boards were not
-#: found (no grid of squares) against 4 at 1280x720 (``bench_read.py --only sizes``, seed 5000).
+#: pixel wide, which noise and blur hide -- of 100 hand-held renders of 640x480, 4 boards are not
+#: found even at twice the size, against 3 at 1280x720 and 2 at 1920x1080 (``bench_read.py
+#: --only sizes``, seed 5000; boards partly out of the frame aside).  Its "no board" says so.
 LOW_RESOLUTION_SIDE = 1000
 
 
