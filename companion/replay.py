@@ -192,8 +192,9 @@ class CameraTable:
         self.say(f"{name}\tERROR {text}")
 
     def small_board(self) -> str:
-        """" (...)" telling the players that the board is small in the last picture, where it is
-        (:func:`vision.read.small_board_note`): squares that small leave more tiles unread."""
+        """What an unread square's message ends with where the board is small in the last picture
+        (" (the board is small in the picture ...)", :func:`vision.read.small_board_note`): squares
+        that small leave more tiles unread.  '' where it is not."""
         from vision.read import small_board_note
 
         note = small_board_note(self.square_px)

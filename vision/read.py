@@ -3206,7 +3206,7 @@ def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.
 #: values read): frames of 1280x720 (squares 29-33 px median) read as 1920x1080 ones do; frames
 #: of 640x480 (22-25 px), hand-held, 0.7 % of tiles unread and 0.2 % wrong against 0.3 % and
 #: 0.05 % at 720p.  By square size (120 boards of 640x480, both cameras, tuning seed 900): tiles
-#: unread 1.4 % at 21-24 px, 0.8 % at 24-27, 0.25 % at 27-30 (1920x1080 frames: 0.1-0.3 %).
+#: unread 1.4 % at 21-24 px, 0.8 % at 24-27, 0.25 % at 27-30 (the 1920x1080 report rows: 0.1-0.7 %).
 #: Where squares that small leave squares unread, the players are told why.
 SMALL_SQUARE_PX = 27.0
 
