@@ -835,7 +835,7 @@ def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(
     monkeypatch.setattr(R, "read_image", lambda *a, **k: far_away(unread=True))
     assert R.read_main(p, ENGLISH, out=io.StringIO()) == 0
     err = capsys.readouterr().err
-    assert "the board is small in the picture (18 px a square" in err and "higher resolution" in err
+    assert "the board is small in the picture: 18 px a square" in err and "higher resolution" in err
     # every square read: nothing to say
     monkeypatch.setattr(R, "read_image", lambda *a, **k: far_away(unread=False))
     assert R.read_main(p, ENGLISH, out=io.StringIO()) == 0
@@ -844,7 +844,7 @@ def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(
 
 def test_small_board_note_only_under_the_square_size_letters_need():
     assert R.small_board_note(None) == "" and R.small_board_note(R.SMALL_SQUARE_PX) == ""
-    assert "21 px a square" in R.small_board_note(21.0)
+    assert "26 px a square" in R.small_board_note(26.9)      # never "27 px", under 27
 
 
 def test_blurred_or_tiny_boards_are_refused(pictures):

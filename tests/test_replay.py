@@ -169,7 +169,7 @@ def test_an_unread_tile_on_a_board_small_in_the_picture_says_to_move_the_camera_
     table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
     said = out.getvalue()
     assert "the tile on H8 cannot be read (the word list allows A, U); take the photo again" in said
-    assert "the board is small in the picture (20 px a square" in said and "move the camera closer" in said
+    assert "(the board is small in the picture: 19 px a square, letters read best from 27;" in said and "move the camera closer" in said
 
 
 def test_a_board_large_enough_in_the_picture_gets_no_advice_about_its_size():

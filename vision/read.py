@@ -3216,8 +3216,8 @@ def small_board_note(square_px: float | None) -> str:
     :data:`SMALL_SQUARE_PX`); '' otherwise (or when the size is not known)."""
     if not square_px or square_px >= SMALL_SQUARE_PX:
         return ""
-    return (f"the board is small in the picture ({square_px:.0f} px a square, letters read best from "
-            f"{SMALL_SQUARE_PX:.0f} px): move the camera closer or set it to a higher resolution")
+    return (f"the board is small in the picture: {int(square_px)} px a square, letters read best from "
+            f"{SMALL_SQUARE_PX:.0f}; move the camera closer or set it to a higher resolution")
 
 
 def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = None, corners=None,
