@@ -21,6 +21,8 @@ Parts:
   decided again after the next words (turned and mirrored at random);
 * ``--only deluxe``: the values rows' boards with every set's blanks drawn with a face of their
   own inside the tile's border (deluxe sets), cold and with a reference; blanks counted apart;
+* ``--only sizes``: the values rows' kinds of boards (cold, values read) in smaller frames --
+  1280x720 and 640x480 -- read at their true corners, and their grid also found with no help;
 * ``--only focus``: pictures out of focus (a further Gaussian blur), read with the picture check
   and with its focus limit lifted, and the blur width of the real photos in ../shared;
 * ``--only values``: the same kinds of boards with every tile printed with the English set's

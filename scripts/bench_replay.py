@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_replay.py                  # every English game in ../shared/gcg
     .venv/bin/python scripts/bench_replay.py --games 6 --seed 1 --hard
+    .venv/bin/python scripts/bench_replay.py --fonts train --size 640x480   # a camera left at 640x480
     .venv/bin/python scripts/bench_replay.py --real                    # the real photos of ../shared/photos/jheidel
 
 Each game of ``../shared/gcg`` (tournament and engine games: real words, real blanks, exchanges,
