@@ -167,7 +167,7 @@ class CameraTable:
                     raise CompanionError(f"{name} is not a player of this game ({', '.join(self.referee.state.players)})")
         self.mid_game = mid_game
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
-        self.square_px: float | None = None     # a square's size in the last picture (px)
+        self.square_px: np.ndarray | None = None     # each square's size in the last picture (px, as it lies there)
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
@@ -191,23 +191,30 @@ class CameraTable:
         self.problems += 1
         self.say(f"{name}\tERROR {text}")
 
-    def small_board(self) -> str:
-        """What an unread square's message ends with where the board is small in the last picture
-        (" (the board is small in the picture ...)", :func:`vision.read.small_board_note`): squares
-        that small leave more tiles unread.  '' where it is not."""
+    def small_board(self, squares) -> str:
+        """What the message about unread ``squares`` (the reading's) ends with where they are small in
+        the last picture (" (the board is small in the picture ...)", :func:`vision.read.small_board_note`;
+        the smallest of them, along the direction the view shrinks it: a board seen at a slant has
+        its far rows flattened): squares that small leave more tiles unread.  '' where not."""
+        from vision.change import as_read
         from vision.read import small_board_note
 
-        note = small_board_note(self.square_px)
+        squares = list(squares)
+        if self.square_px is None or self.view is None or not squares:
+            return ""
+        sizes = as_read(self.square_px, *self.view)
+        note = small_board_note(min(float(sizes[s]) for s in squares))
         return f" ({note})" if note else ""
 
     def rectified(self, frame):
         """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
         from vision.errors import VisionError
+        from vision.geometry import square_sizes
         from vision.read import rectify_board
 
         try:
             location = self.tracker.update(frame.image, frame.name)
-            self.square_px = location.cell_px
+            self.square_px = square_sizes(location.corners)
             if location.details.get("framed_anew"):
                 # a photo of another shape (the phone turned): the corners' order says nothing
                 # of which side is up, the letters decide it again
@@ -320,9 +327,10 @@ class CameraTable:
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
             if wait_when_covered:
-                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}{self.small_board()}")
+                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}{self.small_board(move.covered)}")
             else:
-                self.error(name, f"squares covered or unreadable: {covered}; take the photo again{self.small_board()}")
+                self.error(name, f"squares covered or unreadable: {covered}; take the photo again"
+                                 f"{self.small_board(move.covered)}")
             return
         if self.mid_game is not None and not state.turns:
             # an empty board: the game has not begun after all, and is scored from its first move
@@ -392,7 +400,7 @@ class CameraTable:
             else:
                 allowed_text = f" (the word list allows {', '.join(allowed)})" if allowed else ""
                 self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again"
-                                 f"{self.small_board()}")
+                                 f"{self.small_board([s])}")
                 return
         blank_said = []       # said once the play is taken as one (plays the camera missed say their own)
         for i, p in enumerate(placements):
@@ -447,10 +455,10 @@ class CameraTable:
             where = ", ".join(square_name(s) for s in holding)
             if wait_when_covered:
                 self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}"
-                         f"{self.small_board()}")
+                         f"{self.small_board(holding)}")
             else:
                 self.error(name, f"squares covered or unreadable on the board as found: {where}; take the photo "
-                                 f"again{self.small_board()}")
+                                 f"again{self.small_board(holding)}")
             return
         state = self.referee.state
         placements = sorted(move.placements, key=lambda p: p.square)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from vision.errors import VisionError
 from vision.pixels import black_and_white
 from vision.frames import BOARD_STYLES, render_board
-from vision.geometry import GRID, apply_h, cell_size, corner_error, order_corners, rectify, rotate_corners
+from vision.geometry import GRID, apply_h, cell_size, corner_error, grid_to_image, order_corners, rectify, rotate_corners
 from vision.locate import (BoardLocation, BoardProfile, find_markers, load_profile, locate_auto,
                            locate_board, locate_from_profile, locate_markers, save_profile)
 from vision.locate_cli import format_corners, locate_main
@@ -41,6 +41,27 @@ def _board(style="classic", seed=0, **kw):
 # --------------------------------------------------------------------------------------------
 # geometry
 # --------------------------------------------------------------------------------------------
+
+def test_square_sizes_are_each_squares_side_where_the_view_shrinks_it_most():
+    from vision.geometry import square_sizes
+
+    # a straight view, turned 30 degrees: every square 40 px
+    t = np.radians(30)
+    turned = np.array([[0, 0], [600, 0], [600, 600], [0, 600]]) @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    assert square_sizes(turned) == pytest.approx(40.0)
+    # at a slant (far side on top): the top row flattened, the bottom row larger; each size the
+    # smaller of how far a step of a square along the grid's two axes goes there
+    slant = np.array([[100, 0], [500, 0], [600, 300], [0, 300]], float)
+    sizes = square_sizes(slant)
+    assert sizes[0].max() < 14 < 27 < sizes[-1].min()
+    h = grid_to_image(slant)
+    for r, c in ((0, 7), (14, 0), (7, 7)):
+        e = 1e-4
+        centre = apply_h(h, [[c + 0.5, r + 0.5]])[0]
+        jac = np.stack([(apply_h(h, [[c + 0.5 + e, r + 0.5]])[0] - centre) / e,
+                        (apply_h(h, [[c + 0.5, r + 0.5 + e]])[0] - centre) / e], axis=1)
+        assert sizes[r, c] == pytest.approx(np.linalg.svd(jac, compute_uv=False)[-1], rel=1e-3)
+
 
 def test_rotate_corners_turns_the_rectified_picture():
     img, corners = _board(seed=3, tilt_deg=20, rotation_deg=30)

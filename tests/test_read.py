@@ -818,7 +818,7 @@ def test_read_main_says_on_stderr_that_a_mirrored_picture_was_read_flipped_back(
 def test_a_reading_of_a_photo_knows_how_large_its_squares_were_in_the_photo(pictures):
     board, _ = pictures
     rd = R.read_image(board, ENGLISH, corners=[[0, 0], [600, 0], [600, 600], [0, 600]])
-    assert rd.details["square_px"] == pytest.approx(40.0)
+    assert rd.details["square_px"].shape == (15, 15) and rd.details["square_px"] == pytest.approx(40.0)
 
 
 def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(tmp_path, pictures, capsys,
@@ -830,7 +830,8 @@ def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(
 
     def far_away(*args, unread: bool, **kwargs):
         labels = [("#" if unread else row[0]) + row[1:] for row in shown.labels]
-        return R.BoardReading(labels, shown.confidence, shown.guesses, shown.kinds, details={"square_px": 18.4})
+        return R.BoardReading(labels, shown.confidence, shown.guesses, shown.kinds,
+                              details={"square_px": np.full((15, 15), 18.4)})
 
     monkeypatch.setattr(R, "read_image", lambda *a, **k: far_away(unread=True))
     assert R.read_main(p, ENGLISH, out=io.StringIO()) == 0

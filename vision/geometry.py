@@ -164,6 +164,20 @@ def cell_size(corners) -> float:
     return float(sides.mean() / GRID)
 
 
+def square_sizes(corners) -> np.ndarray:
+    """(15, 15): each square's size in the picture, in pixels, along the direction the view
+    shrinks it most (the smaller singular value of the grid-to-picture map at its centre).  On a
+    board seen at a slant the far rows' squares are flattened: wide, but few pixels high."""
+    h = grid_to_image(corners)
+    ys, xs = np.mgrid[0:GRID, 0:GRID] + 0.5
+    p = np.stack([xs.ravel(), ys.ravel(), np.ones(GRID * GRID)])          # (3, 225), x = column
+    q = h @ p
+    w = q[2]
+    # d(q[:2] / w) / d(x, y) = (H[:2, :2] w - q[:2] H[2, :2]) / w^2, for each square
+    jac = (h[None, :2, :2] * w[:, None, None] - q[:2].T[:, :, None] * h[None, 2, :2][:, None, :]) / (w ** 2)[:, None, None]
+    return np.linalg.svd(jac, compute_uv=False)[:, -1].reshape(GRID, GRID)
+
+
 def local_cell_sizes(corners) -> np.ndarray:
     """Per corner, the square size there: mean of the two grid sides meeting at it, / 15."""
     c = as_corners(corners)

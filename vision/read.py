@@ -52,7 +52,7 @@ import numpy as np
 from vision import letters as L
 from vision import onnx_cnn
 from vision.errors import VisionError
-from vision.geometry import PREMIUM_LAYOUT, cell_size, mirror_rectified, turn_rectified
+from vision.geometry import PREMIUM_LAYOUT, mirror_rectified, square_sizes, turn_rectified
 from vision.pixels import colourless, percentile_linear, percentiles_u8
 
 #: Squares printed plain on standard boards (a picture, like the locator uses it): premium
@@ -3200,7 +3200,8 @@ def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.
     return rectify_board(image, grid_corners(image, name, corners))
 
 
-#: A board whose squares are smaller than this in the photo (px: the grid's mean side / 15) is
+#: A board whose squares are smaller than this in the photo (px: the grid's mean side / 15; for one
+#: square, its side along the direction the view shrinks it most, ``geometry.square_sizes``) is
 #: read less well: its letters are a few pixels high before they are straightened, and blur,
 #: noise and JPEG take more of them.  Measured (``bench_read.py --only sizes``, report seed, cold,
 #: values read): frames of 1280x720 (squares 29-33 px median) read as 1920x1080 ones do; frames
@@ -3225,14 +3226,17 @@ def read_image(image: np.ndarray, letters: str, reference: np.ndarray | None = N
                values: dict[str, int] | None = None) -> BoardReading:
     """Locate, rectify, orient and read one photo (``reference``: photo of the empty board;
     ``values``: the tile set's point values, see :class:`BoardReader`).  The reading's
-    ``details["square_px"]`` is the size of a square in the photo."""
+    ``details["square_px"]`` is each square's size in the photo (15 x 15, the reading's squares:
+    :func:`vision.geometry.square_sizes` turned as the board was read)."""
     found = grid_corners(image, name, corners)
     ref = None
     if reference is not None:
         ref = rectify_photo(reference, "reference picture", reference_corners if reference_corners is not None
                             else corners)
     reading = BoardReader(letters, ref, profile, values=values).read(rectify_board(image, found))
-    reading.details["square_px"] = cell_size(found)
+    from vision.change import as_read          # (vision.change reads squares with this module)
+
+    reading.details["square_px"] = as_read(square_sizes(found), reading.orientation, reading.mirrored)
     return reading
 
 
@@ -3263,8 +3267,9 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     if reading.mirrored:       # the photo and the 15 lines would look like mirror images: say why
         print(f"{image_path}: note: the picture is mirrored (a phone used as a webcam, a front camera); "
               "the board is read as it lies on the table", file=sys.stderr)
-    small = small_board_note(reading.details.get("square_px"))
-    if small and reading.covered:       # squares left unread: say what would help
+    sizes = reading.details.get("square_px")
+    small = small_board_note(min(sizes[rc] for rc in reading.covered)) if reading.covered and sizes is not None else ""
+    if small:       # squares left unread where the board is small in the picture: say what would help
         print(f"{image_path}: note: {small}", file=sys.stderr)
     for r, row in enumerate(reading.labels):
         if confidences:
