@@ -172,6 +172,7 @@ class CameraTable:
         self.min_confidence = min_confidence
         self.problems = 0
         self.view: tuple[int, bool] | None = None     # (quarter turns, mirrored) of the last reading taken
+        self.glared: frozenset = frozenset()           # its squares washed out by light
         self.blank_before: frozenset = frozenset()    # "blanks" seen off the last move taken: glare
         self.last_picture = None                      # the rectified picture the last move was taken from
         reference_rect = None
@@ -191,20 +192,25 @@ class CameraTable:
         self.problems += 1
         self.say(f"{name}\tERROR {text}")
 
-    def small_board(self, squares) -> str:
-        """What the message about unread ``squares`` (the reading's) ends with where they are small in
-        the last picture (" (the board is small in the picture ...)", :func:`vision.read.small_board_note`;
-        the smallest of them, along the direction the view shrinks it: a board seen at a slant has
-        its far rows flattened): squares that small leave more tiles unread.  '' where not."""
+    def unread_hint(self, squares) -> str:
+        """What the message about unread ``squares`` (the reading's) ends with: why they may be
+        unread and what would help, or ''.  Light washing some of them out (a lamp's glare: the
+        reading's ``glared``): move the lamp or the camera a little.  The board small in the last
+        picture where they are (the smallest of them, along the direction the view shrinks it: a
+        board seen at a slant has its far rows flattened; :func:`vision.read.small_board_note`)."""
         from vision.change import as_read
         from vision.read import small_board_note
 
         squares = list(squares)
-        if self.square_px is None or self.view is None or not squares:
-            return ""
-        sizes = as_read(self.square_px, *self.view)
-        note = small_board_note(min(float(sizes[s]) for s in squares))
-        return f" ({note})" if note else ""
+        notes = []
+        glare = [s for s in squares if s in self.glared]
+        if glare:
+            notes.append(f"light washes out {', '.join(square_name(s) for s in glare)}: move the lamp or the camera a little")
+        if self.square_px is not None and self.view is not None and squares:
+            sizes = as_read(self.square_px, *self.view)
+            notes.append(small_board_note(min(float(sizes[s]) for s in squares)))
+        notes = [n for n in notes if n]
+        return f" ({'; '.join(notes)})" if notes else ""
 
     def rectified(self, frame):
         """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
@@ -315,6 +321,7 @@ class CameraTable:
             self.say(f"{name}\tnote: the camera mirrors its picture (a phone used as a webcam, a front "
                      f"camera): each picture is read flipped back")
         self.view = view
+        self.glared = frozenset(getattr(reading, "glared", ()))
         labels, conf, unread = reading_for_engine(reading)
         changed, as_before = self.compare_with_last(reading, picture)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,
@@ -327,10 +334,10 @@ class CameraTable:
         if not move.ready:
             covered = ", ".join(square_name(s) for s in move.covered)
             if wait_when_covered:
-                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}{self.small_board(move.covered)}")
+                self.say(f"{name}\twaiting: squares covered or unreadable: {covered}{self.unread_hint(move.covered)}")
             else:
                 self.error(name, f"squares covered or unreadable: {covered}; take the photo again"
-                                 f"{self.small_board(move.covered)}")
+                                 f"{self.unread_hint(move.covered)}")
             return
         if self.mid_game is not None and not state.turns:
             # an empty board: the game has not begun after all, and is scored from its first move
@@ -400,7 +407,7 @@ class CameraTable:
             else:
                 allowed_text = f" (the word list allows {', '.join(allowed)})" if allowed else ""
                 self.error(name, f"the tile on {where} cannot be read{allowed_text}; take the photo again"
-                                 f"{self.small_board([s])}")
+                                 f"{self.unread_hint([s])}")
                 return
         blank_said = []       # said once the play is taken as one (plays the camera missed say their own)
         for i, p in enumerate(placements):
@@ -455,10 +462,10 @@ class CameraTable:
             where = ", ".join(square_name(s) for s in holding)
             if wait_when_covered:
                 self.say(f"{name}\twaiting: squares covered or unreadable on the board as found: {where}"
-                         f"{self.small_board(holding)}")
+                         f"{self.unread_hint(holding)}")
             else:
                 self.error(name, f"squares covered or unreadable on the board as found: {where}; take the photo "
-                                 f"again{self.small_board(holding)}")
+                                 f"again{self.unread_hint(holding)}")
             return
         state = self.referee.state
         placements = sorted(move.placements, key=lambda p: p.square)

@@ -1235,6 +1235,8 @@ def test_a_square_washed_out_by_glare_is_unknown_not_empty(pictures):
             assert rd.labels[r][k] == R.COVERED, (r, k, rd.labels[r][k])
     clear = R.BoardReader(ENGLISH).read(board, orient=False)
     assert rd.labels[2] == clear.labels[2] and rd.labels[7] == clear.labels[7]
+    # the reading says which squares the light hid (what moves with the lamp, not with a hand)
+    assert rd.glared == {(r, k) for r in range(11, 14) for k in range(2, 6)} and not clear.glared
 
 
 
@@ -1264,6 +1266,7 @@ def test_a_blank_beside_a_glare_spot_is_unknown_and_a_blank_further_off_is_a_bla
     assert rd.labels[11][3] == R.COVERED
     assert rd.labels[11][4] == R.COVERED and rd.guesses[11][4] == R.BLANK     # asked, not shown
     assert rd.labels[4][10] == R.BLANK
+    assert rd.glared == {(11, 3), (11, 4)}
 
 def test_a_blank_the_square_model_is_all_but_certain_of_stands_in_a_glare_spot_and_beside_one():
     # tuning boards: every square read a blank at BLANK_KEPT or more in or beside a clipped spot

@@ -190,6 +190,17 @@ def test_an_unread_tile_on_the_flattened_far_side_of_a_slanted_board_says_so_but
     assert "cannot be read" in out.getvalue() and "small in the picture" not in out.getvalue()
 
 
+def test_squares_washed_out_by_a_lamp_say_to_move_the_lamp_or_the_camera():
+    # CAT down from H7 with its T on H9 under a lamp's glare: read as an empty square washed out
+    reading = _reading(put(EMPTY, "H7", "CA", down=True), {(8, 7): (".", 0.9)})
+    reading.glared = frozenset({(8, 7)})
+    table, out = _table(["CAT"])
+    table.take(reading, "p1", True)
+    assert out.getvalue().splitlines() == [
+        "p1\tERROR squares covered or unreadable: H9; take the photo again "
+        "(light washes out H9: move the lamp or the camera a little)"]
+
+
 def test_a_board_large_enough_in_the_picture_gets_no_advice_about_its_size():
     from vision.geometry import square_sizes
 

@@ -174,6 +174,9 @@ class BoardReading:
     # nearly the board's colour, or the board; for the engine to ask about where a play touches
     # them (shown '#' instead they would hold up every such move: about 20 for each blank)
     maybe_blank: frozenset = frozenset()
+    # squares shown '#' because light washes them out (a lamp's glare, its halo, a softer bright
+    # patch): what hides them moves with the camera or the lamp, not with the players
+    glared: frozenset = frozenset()
 
     def text(self) -> str:
         return "\n".join(self.labels)
@@ -1792,19 +1795,23 @@ class BoardReader:
             # whose tiles are white enough to clip, one it is sure of: the letter tiles round it
             # clip as well
             sure_white = (conf >= BLANK_KEPT) | ((conf >= WHITE_BLANK) & _white_tiles(an, glared, out_labels))
+        in_glare = set()
         for r, c in zip(*np.nonzero(glared)):
             if out_labels[r][c] == EMPTY or (out_labels[r][c] == BLANK and not sure_white[r, c]):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+                in_glare.add((int(r), int(c)))
         # a "blank" beside a glare spot may be the spot's halo, light washed over an empty
         # square (tuning boards: 6 of the 12 blanks read there); its guess stays a blank
         for r, c in zip(*np.nonzero(_beside(glared))):
             if out_labels[r][c] == BLANK and not sure_white[r, c]:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+                in_glare.add((int(r), int(c)))
         # ... and a softer spot, clipping nothing, does the same: a "blank" whose light
         # slopes across it beside an empty square much brighter than its kind's
         for r, c in _in_soft_glare(an, pol, out_labels, kinds, conf):
             if conf[r, c] < SOFT_SURE:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+                in_glare.add((int(r), int(c)))
         for r, c in zip(*np.nonzero(_between_covered(kinds))):
             if out_labels[r][c] in (EMPTY, BLANK):
                 out_labels[r][c], kinds[r, c] = COVERED, "covered"
@@ -1843,7 +1850,8 @@ class BoardReader:
             out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         reading = BoardReading(["".join(x) for x in out_labels], conf, ["".join(x) for x in out_guess], kinds,
                                polarity=pol,
-                               maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY))
+                               maybe_blank=frozenset((int(r), int(c)) for r, c in doubted if out_labels[r][c] == EMPTY),
+                               glared=frozenset(sq for sq in in_glare if out_labels[sq[0]][sq[1]] == COVERED))
         self._prev = (an, reading)
         return reading
 
@@ -3160,7 +3168,7 @@ class Stabiliser:
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
                            reading.orientation, reading.polarity, reading.ms, {"frames": self.frames},
-                           reading.mirrored, reading.maybe_blank)
+                           reading.mirrored, reading.maybe_blank, reading.glared)
         self.last = out
         self.status = "stable"
         return out
