@@ -843,6 +843,17 @@ def test_read_main_says_a_board_small_in_the_picture_is_why_squares_went_unread(
     assert "small in the picture" not in capsys.readouterr().err
 
 
+def test_read_main_names_the_squares_light_washes_out(tmp_path, pictures, capsys):
+    board, _ = pictures
+    glared = board.copy()
+    c = R.CELL
+    glared[11 * c:12 * c, 2 * c:4 * c] = 255      # C12 and D12, empty squares, clipped white
+    p = tmp_path / "lamp.png"
+    cv2.imwrite(str(p), glared)
+    assert R.read_main(p, ENGLISH, out=io.StringIO(), corners=[[0, 0], [600, 0], [600, 600], [0, 600]]) == 0
+    assert "note: light washes out C12, D12 (shown #): move the lamp or the camera a little" in capsys.readouterr().err
+
+
 def test_small_board_note_only_under_the_square_size_letters_need():
     assert R.small_board_note(None) == "" and R.small_board_note(R.SMALL_SQUARE_PX) == ""
     assert "26 px a square" in R.small_board_note(26.9)      # never "27 px", under 27

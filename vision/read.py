@@ -3279,12 +3279,20 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     small = small_board_note(min(sizes[rc] for rc in reading.covered)) if reading.covered and sizes is not None else ""
     if small:       # squares left unread where the board is small in the picture: say what would help
         print(f"{image_path}: note: {small}", file=sys.stderr)
+    if reading.glared:
+        print(f"{image_path}: note: light washes out {', '.join(_square_name(rc) for rc in sorted(reading.glared))} "
+              "(shown #): move the lamp or the camera a little", file=sys.stderr)
     for r, row in enumerate(reading.labels):
         if confidences:
             print(row + "  " + " ".join(f"{int(round(99 * v)):02d}" for v in reading.confidence[r]), file=out)
         else:
             print(row, file=out)
     return 0
+
+
+def _square_name(rc: tuple[int, int]) -> str:
+    """A square as players name it: column letter, row number (H8 the centre)."""
+    return f"{chr(ord('A') + rc[1])}{rc[0] + 1}"
 
 
 def _expand(paths: Iterable) -> list[Path]:
