@@ -173,6 +173,7 @@ class CameraTable:
         self.problems = 0
         self.view: tuple[int, bool] | None = None     # (quarter turns, mirrored) of the last reading taken
         self.glared: frozenset = frozenset()           # its squares washed out by light
+        self.blur_px: float | None = None               # how blurred its picture was (vision.read.blur_width)
         self.blank_before: frozenset = frozenset()    # "blanks" seen off the last move taken: glare
         self.last_picture = None                      # the rectified picture the last move was taken from
         reference_rect = None
@@ -197,9 +198,10 @@ class CameraTable:
         unread and what would help, or ''.  Light washing some of them out (a lamp's glare: the
         reading's ``glared``): move the lamp or the camera a little.  The board small in the last
         picture where they are (the smallest of them, along the direction the view shrinks it: a
-        board seen at a slant has its far rows flattened; :func:`vision.read.small_board_note`)."""
+        board seen at a slant has its far rows flattened; :func:`vision.read.small_board_note`).
+        The picture blurred enough to leave tiles unread (:func:`vision.read.blurred_note`)."""
         from vision.change import as_read
-        from vision.read import small_board_note
+        from vision.read import blurred_note, small_board_note
 
         squares = list(squares)
         notes = []
@@ -209,6 +211,8 @@ class CameraTable:
         if self.square_px is not None and self.view is not None and squares:
             sizes = as_read(self.square_px, *self.view)
             notes.append(small_board_note(min(float(sizes[s]) for s in squares)))
+        if squares:
+            notes.append(blurred_note(self.blur_px))
         notes = [n for n in notes if n]
         return f" ({'; '.join(notes)})" if notes else ""
 
@@ -322,6 +326,7 @@ class CameraTable:
                      f"camera): each picture is read flipped back")
         self.view = view
         self.glared = frozenset(getattr(reading, "glared", ()))
+        self.blur_px = getattr(reading, "details", {}).get("blur_px")
         labels, conf, unread = reading_for_engine(reading)
         changed, as_before = self.compare_with_last(reading, picture)
         move = read_move(state.board, labels, conf, self.tiles, self.min_confidence, unread,

@@ -854,6 +854,15 @@ def test_read_main_names_the_squares_light_washes_out(tmp_path, pictures, capsys
     assert "note: light washes out C12, D12 (shown #): move the lamp or the camera a little" in capsys.readouterr().err
 
 
+def test_a_reading_says_how_blurred_its_picture_was(pictures):
+    board, _ = pictures
+    sharp = R.BoardReader(ENGLISH).read(board, orient=False)
+    soft = R.BoardReader(ENGLISH).read(cv2.GaussianBlur(board, (0, 0), 1.6), orient=False)
+    assert sharp.details["blur_px"] < 0.8 < R.BLUR_HINT_PX < soft.details["blur_px"] < R.FOCUS_LIMIT
+    assert R.blurred_note(sharp.details["blur_px"]) == ""
+    assert R.blurred_note(soft.details["blur_px"]).startswith("the picture is a little out of focus, its edges 1.")
+
+
 def test_small_board_note_only_under_the_square_size_letters_need():
     assert R.small_board_note(None) == "" and R.small_board_note(R.SMALL_SQUARE_PX) == ""
     assert "26 px a square" in R.small_board_note(26.9)      # never "27 px", under 27

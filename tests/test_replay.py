@@ -201,6 +201,14 @@ def test_squares_washed_out_by_a_lamp_say_to_move_the_lamp_or_the_camera():
         "(light washes out H9: move the lamp or the camera a little)"]
 
 
+def test_an_unread_tile_on_a_blurred_picture_says_to_hold_the_camera_still_and_let_it_focus():
+    reading = _reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)})
+    reading.details["blur_px"] = 1.62
+    table, out = _table(["CAT", "CUT"])
+    table.take(reading, "p1", True)
+    assert "(the picture is a little out of focus, its edges 1.6 px wide: hold the camera still" in out.getvalue()
+
+
 def test_a_board_large_enough_in_the_picture_gets_no_advice_about_its_size():
     from vision.geometry import square_sizes
 

@@ -1631,6 +1631,8 @@ class BoardReader:
             self.mirrored = False
             self._open_since = None
             self._grey_known = False
+        if self._focus is not None:
+            reading.details["blur_px"] = self._focus.blur       # how wide its edges are (blur_width)
         reading.ms = (time.perf_counter() - t0) * 1000
         return reading
 
@@ -3167,7 +3169,8 @@ class Stabiliser:
             return None
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
-                           reading.orientation, reading.polarity, reading.ms, {"frames": self.frames},
+                           reading.orientation, reading.polarity, reading.ms,
+                           {"frames": self.frames, **{k: v for k, v in reading.details.items() if k == "blur_px"}},
                            reading.mirrored, reading.maybe_blank, reading.glared)
         self.last = out
         self.status = "stable"
@@ -3218,6 +3221,22 @@ def rectify_photo(image: np.ndarray, name: str = "picture", corners=None) -> np.
 #: unread 1.4 % at 21-24 px, 0.8 % at 24-27, 0.25 % at 27-30 (the 1920x1080 report rows: 0.1-0.7 %).
 #: Where squares that small leave squares unread, the players are told why.
 SMALL_SQUARE_PX = 27.0
+
+
+#: A picture whose edges are this blurred or more (``blur_width``, px of a 40 px square) leaves
+#: more tiles unread, well before the focus limit refuses it: rendered boards under a further blur
+#: (480 pictures of 80 boards, tuning seeds 17000/17100), tiles shown `#` 0.2 % under 1.0 px,
+#: 0.5 % at 1.0-1.3, 2.4 % at 1.3-1.5, 4.5 % at 1.5-1.7, 9 % from 1.7 (wrong 0.07 -> 0.8 %).
+BLUR_HINT_PX = 1.3
+
+
+def blurred_note(blur_px: float | None) -> str:
+    """What to tell the players when the picture is blurred enough to leave tiles unread (its
+    edges :data:`BLUR_HINT_PX` wide or more); '' otherwise (or when not measured)."""
+    if not blur_px or blur_px < BLUR_HINT_PX:
+        return ""
+    return (f"the picture is a little out of focus, its edges {blur_px:.1f} px wide: hold the camera still and "
+            "let it focus on the board")
 
 
 def small_board_note(square_px: float | None) -> str:
@@ -3279,6 +3298,9 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     small = small_board_note(min(sizes[rc] for rc in reading.covered)) if reading.covered and sizes is not None else ""
     if small:       # squares left unread where the board is small in the picture: say what would help
         print(f"{image_path}: note: {small}", file=sys.stderr)
+    blurred = blurred_note(reading.details.get("blur_px")) if reading.covered else ""
+    if blurred:
+        print(f"{image_path}: note: {blurred}", file=sys.stderr)
     if reading.glared:
         print(f"{image_path}: note: light washes out {', '.join(_square_name(rc) for rc in sorted(reading.glared))} "
               "(shown #): move the lamp or the camera a little", file=sys.stderr)
