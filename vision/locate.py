@@ -843,9 +843,10 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
 #: shows them under a pixel or two wide: at the picture's own size (or the working size of a
 #: 1280x720 one, halved) the picture's noise breaks its squares up and no lattice of patches forms.
 #: Doubled (linear), the lines are two pixels and the noise smoother: of the boards not found on
-#: the ``--only sizes`` rows (report seed), 4 of 5 at 640x480 and 3 of 9 at 1280x720 are found,
-#: every one within half a square; 280 low-resolution pictures without a board (tables, floors,
-#: chessboards) give no false board, each costing ~160 ms more (at most ~310 ms).
+#: the ``--only sizes`` rows (report seed; those partly out of the frame aside), 4 of 8 at 640x480
+#: and 3 of 6 at 1280x720 are found, every one within half a square; 280 low-resolution pictures
+#: without a board (tables, floors, chessboards) give no false board, each costing ~160 ms more
+#: (at most ~310 ms).
 UPSCALE_BELOW = 1400
 
 
