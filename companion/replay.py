@@ -167,7 +167,7 @@ class CameraTable:
                     raise CompanionError(f"{name} is not a player of this game ({', '.join(self.referee.state.players)})")
         self.mid_game = mid_game
         self.tracker = BoardTracker(photos=photos, profile=corners_kept)   # photos, one a move, or video
-        self.square_px: np.ndarray | None = None     # each square's size in the last picture (px, as it lies there)
+        self.corners: np.ndarray | None = None       # the grid's corners in the last picture
         self.out = out
         self.min_confidence = min_confidence
         self.problems = 0
@@ -201,30 +201,28 @@ class CameraTable:
         board seen at a slant has its far rows flattened; :func:`vision.read.small_board_note`).
         The picture blurred enough to leave tiles unread (:func:`vision.read.blurred_note`)."""
         from vision.change import as_read
-        from vision.read import blurred_note, small_board_note
+        from vision.geometry import square_sizes
+        from vision.read import blurred_note, glare_note, small_board_note
 
         squares = list(squares)
-        notes = []
-        glare = [s for s in squares if s in self.glared]
-        if glare:
-            notes.append(f"light washes out {', '.join(square_name(s) for s in glare)}: move the lamp or the camera a little")
-        if self.square_px is not None and self.view is not None and squares:
-            sizes = as_read(self.square_px, *self.view)
+        if not squares:
+            return ""
+        notes = [glare_note(s for s in squares if s in self.glared)]
+        if self.corners is not None and self.view is not None:     # worked out only when asked
+            sizes = as_read(square_sizes(self.corners), *self.view)
             notes.append(small_board_note(min(float(sizes[s]) for s in squares)))
-        if squares:
-            notes.append(blurred_note(self.blur_px))
+        notes.append(blurred_note(self.blur_px))
         notes = [n for n in notes if n]
         return f" ({'; '.join(notes)})" if notes else ""
 
     def rectified(self, frame):
         """The frame's board, straightened (None, with an ERROR line, when there is no board)."""
         from vision.errors import VisionError
-        from vision.geometry import square_sizes
         from vision.read import rectify_board
 
         try:
             location = self.tracker.update(frame.image, frame.name)
-            self.square_px = square_sizes(location.corners)
+            self.corners = location.corners
             if location.details.get("framed_anew"):
                 # a photo of another shape (the phone turned): the corners' order says nothing
                 # of which side is up, the letters decide it again

@@ -851,7 +851,7 @@ def test_read_main_names_the_squares_light_washes_out(tmp_path, pictures, capsys
     p = tmp_path / "lamp.png"
     cv2.imwrite(str(p), glared)
     assert R.read_main(p, ENGLISH, out=io.StringIO(), corners=[[0, 0], [600, 0], [600, 600], [0, 600]]) == 0
-    assert "note: light washes out C12, D12 (shown #): move the lamp or the camera a little" in capsys.readouterr().err
+    assert "note: light washes out C12, D12: move the lamp or the camera a little" in capsys.readouterr().err
 
 
 def test_a_reading_says_how_blurred_its_picture_was(pictures):

@@ -164,10 +164,8 @@ def test_an_unread_tile_nothing_settles_waits_for_another_photo():
 
 
 def test_an_unread_tile_on_a_board_small_in_the_picture_says_to_move_the_camera_closer():
-    from vision.geometry import square_sizes
-
     table, out = _table(["CAT", "CUT"])
-    table.square_px = square_sizes([[0, 0], [294, 0], [294, 294], [0, 294]])   # 19.6 px squares, as last seen
+    table.corners = np.array([[0, 0], [294, 0], [294, 294], [0, 294]], float)   # 19.6 px squares, as last seen
     table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
     said = out.getvalue()
     assert "the tile on H8 cannot be read (the word list allows A, U); take the photo again" in said
@@ -176,16 +174,14 @@ def test_an_unread_tile_on_a_board_small_in_the_picture_says_to_move_the_camera_
 
 
 def test_an_unread_tile_on_the_flattened_far_side_of_a_slanted_board_says_so_but_not_one_near_by():
-    from vision.geometry import square_sizes
-
     # seen at a slant: the top rows far off and flattened (about 13 px high), the bottom ones 28 px
-    slant = square_sizes([[100, 0], [500, 0], [600, 300], [0, 300]])
+    slant = np.array([[100, 0], [500, 0], [600, 300], [0, 300]], float)
     table, out = _table(["CAT", "CUT"])
-    table.square_px = slant
+    table.corners = slant
     table.take(_reading(put(EMPTY, "G1", "CAT"), {(0, 7): ("O", 0.3)}), "p1", True)
     assert "small in the picture: 13 px a square" in out.getvalue()
     table, out = _table(["CAT", "CUT"])
-    table.square_px = slant
+    table.corners = slant
     table.take(_reading(put(EMPTY, "G15", "CAT"), {(14, 7): ("O", 0.3)}), "p1", True)
     assert "cannot be read" in out.getvalue() and "small in the picture" not in out.getvalue()
 
@@ -210,10 +206,8 @@ def test_an_unread_tile_on_a_blurred_picture_says_to_hold_the_camera_still_and_l
 
 
 def test_a_board_large_enough_in_the_picture_gets_no_advice_about_its_size():
-    from vision.geometry import square_sizes
-
     table, out = _table(["CAT", "CUT"])
-    table.square_px = square_sizes([[0, 0], [600, 0], [600, 600], [0, 600]])
+    table.corners = np.array([[0, 0], [600, 0], [600, 600], [0, 600]], float)
     table.take(_reading(put(EMPTY, "G8", "CAT"), {(7, 7): ("O", 0.3)}), "p1", True)
     assert "small in the picture" not in out.getvalue()
 

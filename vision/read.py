@@ -3170,7 +3170,7 @@ class Stabiliser:
         conf = np.min(np.stack([h.confidence for h in self.history]), axis=0)
         out = BoardReading(list(reading.labels), conf, list(reading.guesses), reading.kinds,
                            reading.orientation, reading.polarity, reading.ms,
-                           {"frames": self.frames, **{k: v for k, v in reading.details.items() if k == "blur_px"}},
+                           {"frames": self.frames, "blur_px": reading.details.get("blur_px")},
                            reading.mirrored, reading.maybe_blank, reading.glared)
         self.last = out
         self.status = "stable"
@@ -3239,6 +3239,16 @@ def blurred_note(blur_px: float | None) -> str:
             "let it focus on the board")
 
 
+def glare_note(squares) -> str:
+    """What to tell the players about ``squares`` (the reading's) left unread because light washes
+    them out (:attr:`BoardReading.glared`): a photo retaken from the same place under the same lamp
+    would be washed out again.  '' for none."""
+    squares = sorted(squares)
+    if not squares:
+        return ""
+    return f"light washes out {', '.join(_square_name(rc) for rc in squares)}: move the lamp or the camera a little"
+
+
 def small_board_note(square_px: float | None) -> str:
     """What to tell the players when the board's squares are small in the picture (under
     :data:`SMALL_SQUARE_PX`); '' otherwise (or when the size is not known)."""
@@ -3294,16 +3304,12 @@ def read_main(image_path, tileset_letters: str, reference=None, out: TextIO = sy
     if reading.mirrored:       # the photo and the 15 lines would look like mirror images: say why
         print(f"{image_path}: note: the picture is mirrored (a phone used as a webcam, a front camera); "
               "the board is read as it lies on the table", file=sys.stderr)
-    sizes = reading.details.get("square_px")
-    small = small_board_note(min(sizes[rc] for rc in reading.covered)) if reading.covered and sizes is not None else ""
-    if small:       # squares left unread where the board is small in the picture: say what would help
-        print(f"{image_path}: note: {small}", file=sys.stderr)
-    blurred = blurred_note(reading.details.get("blur_px")) if reading.covered else ""
-    if blurred:
-        print(f"{image_path}: note: {blurred}", file=sys.stderr)
-    if reading.glared:
-        print(f"{image_path}: note: light washes out {', '.join(_square_name(rc) for rc in sorted(reading.glared))} "
-              "(shown #): move the lamp or the camera a little", file=sys.stderr)
+    if reading.covered:        # squares left unread: why, where it can be told, and what would help
+        sizes = reading.details.get("square_px")
+        for note in (small_board_note(None if sizes is None else min(sizes[rc] for rc in reading.covered)),
+                     blurred_note(reading.details.get("blur_px")), glare_note(reading.glared)):
+            if note:
+                print(f"{image_path}: note: {note}", file=sys.stderr)
     for r, row in enumerate(reading.labels):
         if confidences:
             print(row + "  " + " ".join(f"{int(round(99 * v)):02d}" for v in reading.confidence[r]), file=out)
