@@ -2902,3 +2902,34 @@ def test_a_board_shown_with_too_many_blanks_asks_about_them_keeping_the_blank_gu
     read = R.BoardReader(ENGLISH).read(board)
     assert read.labels[8][11] == R.COVERED and read.guesses[8][11] == "?"
     assert wrong_squares(LABELS, read.labels) == [(8, 11, "?", R.COVERED)]
+
+
+def _letter_with_a_hand_over_its_foot(share: float) -> tuple[np.ndarray, R.BoardReader]:
+    """The board with a hand (two covered squares, (11, 11) and (11, 12)) under the S of (10, 11),
+    reaching ``share`` of the way up the S's square; the square model is fairly sure of the S's
+    tile (0.88: over NEAR_HAND_SURE)."""
+    board = R.as_board(board_picture()[0]).copy()
+    c, skin = R.CELL, (120, 150, 205)
+    board[11 * c:12 * c, 11 * c:13 * c] = skin
+    board[int((11 - share) * c):11 * c, 11 * c:12 * c] = skin
+    hand = {(11, 11), (11, 12)}
+    reader = _reader_with_square_kinds(lambda rc: "covered" if rc in hand else [0.02, 0.88, 0.07, 0.03]
+                                       if rc == (10, 11) else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
+    return board, reader
+
+
+def test_a_letter_partly_under_a_hand_is_not_guessed(monkeypatch):
+    # what the hand leaves of a letter can read as another letter (a B's top as R, a Y as V),
+    # surely enough to pass beside a hand: where the hand's colour covers part of the square,
+    # '#' -- here the S's top still reads S, but the hand may hide what would make it another
+    board, reader = _letter_with_a_hand_over_its_foot(0.25)
+    assert reader.read(board, orient=False).labels[10][11] == R.COVERED
+    monkeypatch.setattr(R, "HAND_SHARE", 1.01)              # without the rule, the letter is shown
+    board, reader = _letter_with_a_hand_over_its_foot(0.25)
+    assert reader.read(board, orient=False).labels[10][11] == "S"
+
+
+def test_a_letter_beside_a_hand_but_clear_of_it_is_shown():
+    board, reader = _letter_with_a_hand_over_its_foot(0.0)
+    rd = reader.read(board, orient=False)
+    assert rd.labels[10][11] == "S" and rd.confidence[10, 11] >= R.NEAR_HAND_SURE

@@ -794,6 +794,20 @@ NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more cove
 # boards): 8 blanks read right that were '#', no square more read wrong (every letter read as a
 # blank there, and every hand read as one, was beside a piece of hand)
 NEAR_ODD_BLANK = 0.9
+# A letter beside a hand piece under this confidence whose square shows the hand's own colour on
+# HAND_SHARE or more of it, and on HAND_EDGE_SHARE or more of the strip along a side the hand
+# touches (pixels within HAND_NEAR of the hand's colour and nearer it than the tiles'), is partly
+# under the hand: '#'.  A B whose bowls an arm hides reads R at 0.885, a Y whose fork a finger
+# hides reads V at 0.90 -- over NEAR_HAND_SURE, so the confidence alone does not tell.  Tuning
+# boards (seeds 19000-19600, six rows, 960 boards; 1,002 letters beside hand pieces, 8 wrong):
+# the 6 wrong ones partly under the hand asked, 15 right ones asked too, 10 of them partly under
+# the hand, where '#' is the answer.  The share of the whole square alone asked 27 right ones (12
+# clear of the hand: ink or a shadow of about the hand's colour); the strip by the hand is where a
+# hand coming over the square must show.  The confidence alone at 0.92 would ask 112 right ones.
+HAND_SHARE_SURE = 0.92
+HAND_SHARE = 0.15
+HAND_EDGE_SHARE = 0.4
+HAND_NEAR = 20.0
 # ... and a blank the square model is this sure of is shown beside a hand piece, in a glare spot
 # and beside one too: on 1,440 tuning boards (every camera and font row, cold on seeds 7500-9300,
 # with a reference on 7500-8300) the 40 blanks read there at 0.95 or more were all blanks; under it, parts
@@ -1838,6 +1852,10 @@ class BoardReader:
             else:
                 hide = lab != COVERED and conf[r, c] < sure
             if hide:
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
+        if self.tile_lab is not None:
+            piece = covered & ~_lone(covered)
+            for r, c in _partly_under_a_hand(an, piece, np.asarray(self.tile_lab, np.float32), out_labels, conf):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
             # an arm of a colour of its own read as empty squares: one piece with the hand
@@ -2899,6 +2917,57 @@ def _sure_empty_median(values: np.ndarray, sel: np.ndarray, kinds: np.ndarray, c
     confidence 0.9 or more), or None when fewer than two are."""
     empty = sel & (kinds == "empty") & (conf >= 0.9)
     return np.median(values[empty], axis=0) if empty.sum() >= 2 else None
+
+
+def _partly_under_a_hand(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray, labels,
+                         conf: np.ndarray) -> list[tuple[int, int]]:
+    """Squares showing a letter under HAND_SHARE_SURE beside ``piece`` (a hand: covered squares
+    together) that show the hand's colour -- the median colour of the piece's squares among
+    their eight neighbours -- on HAND_SHARE or more of their pixels and on HAND_EDGE_SHARE or
+    more of the strip along a side the piece touches (:func:`_like`: within HAND_NEAR of it and
+    nearer it than ``tile_lab``, the tiles' face, and than the square's own face): the hand
+    covers part of the letter, and what is left of it can read as another letter (a B's top
+    as R)."""
+    out = []
+    cand = _beside(piece)
+    if not cand.any():
+        return out
+    px = _cells(an.small_lab, SMALL)
+    for r, c in zip(*np.nonzero(cand)):
+        if labels[r][c] in (EMPTY, BLANK, COVERED) or conf[r, c] >= HAND_SHARE_SURE:
+            continue
+        near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
+        hand = np.median(np.concatenate([px[x].reshape(-1, 3) for x in near]), axis=0)
+        # nearer the hand than the tiles' face and than this square's own (the tiles' colour
+        # is learnt from many squares, ink and shadows in it: a light face can lie nearer a
+        # hand of the board's colour than it); its own face is the median of the ring just
+        # inside the grid line, clear of the letter, of which a hand coming over one side
+        # covers less than half
+        own = px[r, c]
+        ring = np.concatenate([own[1, 1:-1], own[-2, 1:-1], own[2:-2, 1], own[2:-2, -2]])
+        like_hand = _like(own, hand, tile_lab, np.median(ring, axis=0))   # (SMALL, SMALL) bool
+        if like_hand.mean() < HAND_SHARE:
+            continue
+        # the strip one pixel in from each side a piece of the hand touches (the outer pixel
+        # is the grid line or the gap between tiles)
+        edges = [like_hand[1:3, :] if dr < 0 else like_hand[-3:-1, :] if dr > 0 else
+                 like_hand[:, 1:3] if dc < 0 else like_hand[:, -3:-1]
+                 for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                 if 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
+        if max(float(e.mean()) for e in edges) >= HAND_EDGE_SHARE:
+            out.append((int(r), int(c)))
+    return out
+
+
+def _like(pixels: np.ndarray, colour: np.ndarray, *others: np.ndarray) -> np.ndarray:
+    """Which of ``pixels`` (Lab, (..., 3)) are within HAND_NEAR of ``colour`` and nearer it
+    than every one of ``others``."""
+    to_colour = np.linalg.norm(pixels - colour, axis=-1)
+    out = to_colour < HAND_NEAR
+    for other in others:
+        out &= to_colour < np.linalg.norm(pixels - other, axis=-1)
+    return out
 
 
 def _beside(mask: np.ndarray) -> np.ndarray:
