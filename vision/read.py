@@ -794,25 +794,25 @@ NEAR_HAND_EMPTY = 0.9  # ... and an empty square beside a hand (two or more cove
 # boards): 8 blanks read right that were '#', no square more read wrong (every letter read as a
 # blank there, and every hand read as one, was beside a piece of hand)
 NEAR_ODD_BLANK = 0.9
-# A letter beside a hand piece under this confidence whose square shows the hand's own colour on
-# HAND_SHARE or more of it, and on HAND_EDGE_SHARE or more of the strip along a side the hand
-# touches (pixels within HAND_NEAR of the hand's colour and nearer it than the tiles'), is partly
-# under the hand: '#'.  A B whose bowls an arm hides reads R at 0.885, a Y whose fork a finger
-# hides reads V at 0.90 -- over NEAR_HAND_SURE, so the confidence alone does not tell.  Tuning
-# boards (seeds 19000-19600, six rows, 960 boards; 1,002 letters beside hand pieces, 8 wrong):
-# the 6 wrong ones partly under the hand asked, 15 right ones asked too, 10 of them partly under
-# the hand, where '#' is the answer.  The share of the whole square alone asked 27 right ones (12
-# clear of the hand: ink or a shadow of about the hand's colour); the strip by the hand is where a
-# hand coming over the square must show.  The confidence alone at 0.92 would ask 112 right ones.
-HAND_SHARE_SURE = 0.92
-HAND_SHARE = 0.15
-HAND_EDGE_SHARE = 0.4
-HAND_NEAR = 20.0
 # ... and a blank the square model is this sure of is shown beside a hand piece, in a glare spot
 # and beside one too: on 1,440 tuning boards (every camera and font row, cold on seeds 7500-9300,
 # with a reference on 7500-8300) the 40 blanks read there at 0.95 or more were all blanks; under it, parts
 # of hands, covered squares, a letter tile and an empty square were read as blanks (0.65-0.92)
 BLANK_KEPT = 0.95
+# A letter beside a hand piece under this confidence whose square shows the hand's own colour on
+# HAND_SHARE or more of it, and on HAND_EDGE_SHARE or more of the strip along a side the hand
+# touches (pixels within HAND_NEAR of the hand's colour and nearer it than the tiles' colour and
+# the square's own face), is partly under the hand: '#'.  A B whose bowls an arm hides reads R at
+# 0.885, a Y whose fork a finger hides reads V at 0.90 -- over NEAR_HAND_SURE, so the confidence
+# alone does not tell (at 0.92 it would ask 112 right letters on the 960 boards where the rule was
+# set, seeds 19000-19600, for the 7 wrong ones).  There the rule asks 5 of those 7; on 960 boards
+# never looked at (seeds 20000-20600) 3 boards more read with no wrong square, and 3 right letters
+# clear of a hand are asked.  The share of the whole square alone would ask ink or a shadow of
+# about the hand's colour; the strip by the hand is where a hand coming over the square must show.
+HAND_SHARE_SURE = 0.92
+HAND_SHARE = 0.15
+HAND_EDGE_SHARE = 0.4
+HAND_NEAR = 20.0
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -1840,7 +1840,8 @@ class BoardReader:
         n, part, size, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8), connectivity=4)
         hand = covered & (size[part, cv2.CC_STAT_AREA] >= 2)
         by_hand = _beside(hand)
-        by_piece = _beside(covered & ~_lone(covered))       # hands, arms along a diagonal too
+        piece = covered & ~_lone(covered)                   # hands, arms along a diagonal too
+        by_piece = _beside(piece)
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
             if lab == EMPTY:
@@ -1854,7 +1855,6 @@ class BoardReader:
             if hide:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if self.tile_lab is not None:
-            piece = covered & ~_lone(covered)
             for r, c in _partly_under_a_hand(an, piece, np.asarray(self.tile_lab, np.float32), out_labels, conf):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
