@@ -1840,8 +1840,8 @@ class BoardReader:
         n, part, size, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8), connectivity=4)
         hand = covered & (size[part, cv2.CC_STAT_AREA] >= 2)
         by_hand = _beside(hand)
-        piece = covered & ~_lone(covered)                   # hands, arms along a diagonal too
-        by_piece = _beside(piece)
+        hand_pieces = covered & ~_lone(covered)                   # hands, arms along a diagonal too
+        by_piece = _beside(hand_pieces)
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
             if lab == EMPTY:
@@ -1855,7 +1855,7 @@ class BoardReader:
             if hide:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if self.tile_lab is not None:
-            for r, c in _partly_under_a_hand(an, piece, np.asarray(self.tile_lab, np.float32), out_labels, conf):
+            for r, c in _partly_under_a_hand(an, hand_pieces, np.asarray(self.tile_lab, np.float32), out_labels, conf):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if hand.any():
             # an arm of a colour of its own read as empty squares: one piece with the hand
