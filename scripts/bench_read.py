@@ -574,7 +574,8 @@ def bench_focus(n: int, seed: int) -> str:
 
     sigmas = (0.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
     t = dict(pictures=0, focus=0, sharpness=0, other=0, read=0, tiles=0, right=0, wrong=0,
-             before_read=0, before_tiles=0, before_right=0, before_wrong=0, refused_clean=0, fact=0, before_fact=0)
+             before_read=0, before_tiles=0, before_right=0, before_wrong=0, refused_clean=0, fact=0, before_fact=0,
+             fact_unblurred=0)
     widths = []
     for hard in (True, False):
         rng = np.random.default_rng(seed + (0 if hard else 1))
@@ -612,6 +613,7 @@ def bench_focus(n: int, seed: int) -> str:
                     t["right"] += now["tiles_right"]
                     t["wrong"] += now["tiles_wrong"] + now["empty_wrong"] + now["covered_wrong"]
                     t["fact"] += now["fact"]
+                    t["fact_unblurred"] += now["fact"] if sigma == 0 else 0
                 elif now == "out-of-focus":
                     t["focus"] += 1
                     t["refused_clean"] += isinstance(before, dict) and (
@@ -645,7 +647,8 @@ def bench_focus(n: int, seed: int) -> str:
              f"({t['refused_clean']} of them read with no wrong square with the check lifted), refused by the sharpness "
              f"check {t['sharpness']}, otherwise {t['other']}",
              f"  read: {t['read']} pictures, tiles right {t['right'] / max(1, t['tiles']):.4f}, wrong squares {t['wrong']} "
-             f"(shown as fact, asked about nothing: {t['fact']}); "
+             f"(shown as fact, asked about nothing: {t['fact']}, {t['fact_unblurred']} of them on the pictures not "
+             f"blurred further); "
              f"with the focus limit lifted: {t['before_read']} pictures, tiles right "
              f"{t['before_right'] / max(1, t['before_tiles']):.4f}, wrong squares {t['before_wrong']} "
              f"(as fact {t['before_fact']})",

@@ -925,6 +925,17 @@ def test_a_board_out_of_focus_is_refused_not_read(pictures):
     assert e.value.reason == "out-of-focus" and "out of focus" in str(e.value)
 
 
+def test_a_board_blurred_past_where_boards_read_safely_is_refused(pictures):
+    # edges 1.76 px wide: this easy board still reads, but boards that blurred read one tile in
+    # nine wrong or unread (the limit's comment): the players are told to focus instead
+    board, _ = pictures
+    blurred = _out_of_focus(board, 2.0)
+    assert 1.7 < R.blur_width(R.Analysis(blurred).gray) < 2.0
+    with pytest.raises(VisionError) as e:
+        R.read_board(blurred, ENGLISH)
+    assert e.value.reason == "out-of-focus" and "focus the camera" in str(e.value)
+
+
 def test_a_board_a_little_out_of_focus_is_still_read(pictures):
     board, _ = pictures
     rd = R.read_board(_out_of_focus(board, 1.5), ENGLISH)
