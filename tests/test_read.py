@@ -1625,6 +1625,35 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
     assert all(rd.labels[r][c] == R.BLANK for r, c in two)
 
 
+def test_squares_of_one_premium_kind_read_as_blanks_on_the_dim_side_are_that_kinds_colour_under_the_light():
+    # a lamp at the bottom of the board: the double-word squares of the dim top rows, read as
+    # blanks, are darker than the kind's squares at the lit bottom, read empty -- as a blank's
+    # face would be -- but of the same colour once the board's light is allowed for
+    board = _picture_on(_plain_board(square=(170, 195, 205), double_word=(150, 200, 225)))
+    light = np.linspace(0.55, 1.0, board.shape[0])[:, None, None]
+    board = np.clip(board * light, 0, 255).astype(np.uint8)
+    top = {(r, c) for r in range(5) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."}
+    assert len(top) >= R.KIND_BLANKS
+    rd = _reader_with_square_kinds(lambda rc: "blank" if rc in top or rc == (8, 11) else
+                                   "empty" if LABELS[rc[0]][rc[1]] == "." else "tile").read(board, orient=False)
+    assert all(rd.labels[r][c] == R.EMPTY for r, c in top)
+    assert rd.labels[8][11] == R.BLANK                      # the blank on a plain square stays a blank
+
+
+def test_colour_under_light_is_the_same_for_one_colour_under_uneven_light():
+    kinds = np.full((15, 15), "empty", object)
+    conf = np.full((15, 15), 0.95)
+    light = np.linspace(0.5, 1.0, 15)[:, None, None] * np.linspace(0.8, 1.0, 15)[None, :, None]
+    board, red = np.array([150.0, 170.0, 200.0]), np.array([50.0, 40.0, 170.0])
+    colour = np.where(R._KIND_SQUARES["T"][:, :, None], red, board) * light
+    lit = R._colour_under_light(colour, kinds, conf)
+    tw = lit[R._KIND_SQUARES["T"]]
+    assert np.abs(tw - tw.mean(axis=0)).max() < 0.02          # dim or lit, one colour
+    assert np.abs(lit[R.PLAIN]).max() < 0.02                   # the board itself: its own light
+    few = np.where(R.PLAIN, "tile", "empty").astype(object)
+    assert R._colour_under_light(colour, few, conf) is None    # no plain square empty: no light known
+
+
 def test_squares_of_one_premium_kind_the_model_doubts_are_blanks_are_that_kinds_colour_not_unknown():
     # the same kind of square, read as blanks unsurely ('#', guessed a blank) -- dim tiles of the
     # premium squares' own colour: the kind's colour, empty (and listed as maybe blanks)

@@ -760,6 +760,8 @@ PRINT_APART = 25.0    # ... and how far that kind's colour must be from the tile
 FAR_FACE = 0.75       # a square's face clear of its ink: its middle's lightest quarter (_printed_only)
 TILE_NEAR = 30.0      # Lab distance from the tiles' colour of a square taken for a missed tile
 KIND_BLANKS = 3       # squares of one premium kind read as blanks, alike, that are its colour
+LIGHT_SAME = 0.08     # log colour (about 8 % in each channel) within which squares under uneven light are alike
+LIGHT_SQUARES = 20    # plain squares surely empty needed to fit the board's light
 PRINT_MATCH = 0.8     # normalised match with an empty square of its kind over which a "letter" is that print
 PRINT_TILE_MATCH = 0.6   # ... and under which a letter shown on a square of its kind's colour is no print
 PRINT_MATES = 6       # ... against at most this many of them
@@ -1787,7 +1789,8 @@ class BoardReader:
             for r, c in _emptied_with_a_tiles_border(an, self._looked_empty, out_labels, conf, kinds):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         if cells:
-            _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds)
+            _kind_taken_for_blanks(lambda: an.face_lab(pol), out_labels, out_guess, conf, kinds,
+                                   lambda: _colour_under_light(an.mean_bgr, kinds, conf))
             for r, c in _kind_read_as_one_letter(lambda: an.face_lab(pol), self.tile_lab, out_labels):
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
@@ -2702,14 +2705,20 @@ def _foreign_empty(colour: np.ndarray, labels, conf: np.ndarray, kinds: np.ndarr
     return out
 
 
-def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray) -> None:
+def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np.ndarray,
+                           colour_of=None) -> None:
     """Premium squares of one kind read as blank tiles (or '#', guessed blanks), KIND_BLANKS or
     more of them with one colour (within PRINT_SAME of their median), are that kind's own colour -- a kind printed in
     about the tiles' colour, without print --, not blanks: a set has two or three blanks, and
     they would not all land on one kind.  They are empty -- unless two or more squares of the
     kind are surely empty and of another colour: then the kind's colour is known, and these
     are blanks (a rendered board with many blanks has three on one kind).  ``face_of()`` gives
-    the face colours, made only when a kind has that many blanks (not on most re-reads)."""
+    the face colours, made only when a kind has that many blanks (not on most re-reads).
+
+    "Another colour" is asked under the board's light too (``colour_of()``: each square's colour
+    over the light where it lies, :func:`_colour_under_light`): a lamp to one side can make the
+    kind's squares at the far end as much darker as a blank's face would be, and three squares
+    of a kind on the dim side were shown as blanks while two on the lit side were empty."""
     # a blank the square model is unsure of ('#', guessed a blank) counts too: a kind of the dim
     # tiles' colour is as likely a blank as an empty square to the model, square after square
     shown = _shown(labels)
@@ -2724,10 +2733,37 @@ def _kind_taken_for_blanks(face_of, labels, guesses, conf: np.ndarray, kinds: np
             continue
         empty = sel & (kinds == "empty") & (conf >= 0.9)
         if empty.sum() >= 2 and np.linalg.norm(np.median(face[empty], axis=0) - med) >= PRINT_SAME:
-            continue                  # the kind's empty squares look otherwise: these are blanks
+            lit = colour_of() if colour_of is not None else None
+            if lit is None or np.abs(np.median(lit[empty], axis=0) - np.median(lit[alike], axis=0)).max() >= LIGHT_SAME:
+                continue                  # the kind's empty squares look otherwise: these are blanks
         for r, c in zip(*np.nonzero(alike)):
             labels[r][c], guesses[r][c], kinds[r, c] = EMPTY, EMPTY, "empty"
             conf[r, c] = 0.6
+
+
+def _colour_under_light(mean_bgr: np.ndarray, kinds: np.ndarray, conf: np.ndarray) -> np.ndarray | None:
+    """(15, 15, 3) each square's colour over the light where it lies: the log of its mean BGR
+    less a smooth surface (quadratic in the square's place) fitted, channel by channel, to the
+    plain squares surely read empty (the board's own colour, everywhere the same but for the
+    light on it), refitted once on those within LIGHT_SAME of the first fit.  A change of light
+    scales every channel alike, so squares of one colour under uneven light come out alike.  None
+    with fewer than LIGHT_SQUARES such squares."""
+    sel = PLAIN & (kinds == "empty") & (conf >= 0.9)
+    if sel.sum() < LIGHT_SQUARES:
+        return None
+    logc = np.log(mean_bgr.astype(np.float64) + 1.0)
+    yy, xx = (np.mgrid[0:GRID, 0:GRID].astype(np.float64) / GRID - 0.5).reshape(2, -1)
+    A = np.stack([np.ones(GRID * GRID), xx, yy, xx * xx, yy * yy, xx * yy], axis=1)
+    flat = logc.reshape(-1, 3)
+    use = sel.ravel()
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(A[use], flat[use], rcond=None)
+        fit = A @ coef
+        near = use & (np.abs(flat - fit).max(axis=1) < LIGHT_SAME)
+        if near.sum() < LIGHT_SQUARES:
+            break
+        use = near
+    return (flat - fit).reshape(GRID, GRID, 3)
 
 
 def _kind_read_as_one_letter(face_of, tile_lab, labels) -> list[tuple[int, int]]:
