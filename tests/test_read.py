@@ -1625,6 +1625,24 @@ def test_squares_of_one_premium_kind_read_as_blanks_are_that_kinds_colour_not_bl
     assert all(rd.labels[r][c] == R.BLANK for r, c in two)
 
 
+def test_a_blank_that_passes_for_the_references_empty_square_is_still_read(pictures, monkeypatch):
+    # a blank of about the board's colour matches the empty board as closely as its own squares
+    # under a hand-held camera's noise: with no ink to read, only the square model can tell it
+    board, empty = pictures
+    assert LABELS[8][11] == "?"
+    look_alike = np.array([[ch in ".?" for ch in row] for row in LABELS])
+    monkeypatch.setattr(R.BoardReader, "_same_as_reference", lambda self, an: look_alike)
+    rd = R.BoardReader(ENGLISH, reference=empty).read(board, orient=False)
+    assert rd.labels[8][11] == R.BLANK
+    assert wrong_squares(LABELS, rd.labels) == []
+    # a square with ink that matches the reference is its print: empty, unread
+    printed = look_alike.copy()
+    printed[2, 4] = True                                     # the Q of QUIZ, taken for print
+    monkeypatch.setattr(R.BoardReader, "_same_as_reference", lambda self, an: printed)
+    rd = R.BoardReader(ENGLISH, reference=empty).read(board, orient=False)
+    assert rd.labels[2][4] == R.EMPTY
+
+
 def test_squares_of_one_premium_kind_read_as_blanks_on_the_dim_side_are_that_kinds_colour_under_the_light():
     # a lamp at the bottom of the board: the double-word squares of the dim top rows, read as
     # blanks, are darker than the kind's squares at the lit bottom, read empty -- as a blank's
@@ -2255,6 +2273,24 @@ def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, m
     # squares kept from the previous frame are not asked again
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
     assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown, sure) == {}
+
+
+def test_a_letter_less_a_faint_stroke_that_only_the_higher_low_cut_makes_whole_is_asked_about(pictures, monkeypatch):
+    # FreeSerif Bold's E under blur: at the usual cut its bottom bar is gone (an F, read surely);
+    # at the lowest cut the bar runs into the value beside it and reads no E; at 0.2 it is an E
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    e_glyph, i_glyph = an.glyph(1, 3, 7), an.glyph(1, 2, 6)
+    fresh = np.ones((15, 15), bool)
+    shown = [row.replace("E", "F") for row in LABELS]
+    sure = np.ones((15, 15), np.float32)
+    cuts = {R.FAINT_CUT: [i_glyph], R.FAINT_CUT_FULLER: [e_glyph]}
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: cuts[thresholds[0]])
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((3, 7)) == "E"
+    # neither cut makes the fuller letter: the F stands
+    cuts[R.FAINT_CUT_FULLER] = [i_glyph]
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
 
 
 def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_asked_about(pictures, monkeypatch):

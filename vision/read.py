@@ -1048,6 +1048,7 @@ FAINT_CUT, FAINT_SURE = 0.1, 0.9           # ... whose ink cut this low reads th
 # Checked on 1,440 more (seeds 10000-11800): 3 wrong letters asked (G read C, Y read V, N read L,
 # 0.68-0.74), one right (a P at 0.71).  Cut also at 0.2 and 0.15: a Y read J more, a P more asked
 FAINT_DOUBT = 0.75
+FAINT_CUT_FULLER = 0.2   # the letters a stroke short cut again here (see _faint_stroke_lost)
 # A tile still in doubt whose ink, sharpened (the ink plus SHARPEN_GAIN times its difference from
 # itself blurred by SHARPEN_SIGMA px, at CELL px a square), cut as usual reads the letter already
 # guessed this surely is shown as that letter (_sharpened).  Stronger sharpening (2.0, 1.5)
@@ -1664,7 +1665,13 @@ class BoardReader:
         if prev is not None:
             d = np.abs(an.mid_gray - prev[0].mid_gray).mean(axis=(2, 3))
             reuse = (d < 2.5) & (np.array([list(row) for row in prev[1].labels]) != COVERED)
-        same = self._same_as_reference(an) & ~reuse if ref is not None else np.zeros((GRID, GRID), bool)
+        # squares just like the reference's are empty, unread -- those with ink (a premium square's
+        # print) at least: a blank tile of about the board's colour can pass for its empty square
+        # as closely as the board's own squares do under a hand-held camera's noise (tuning seeds
+        # 21200-21800, 480 boards with a reference: 7 blanks so shown empty at 0.99, 4 on one
+        # board); the square model, which sees a tile's edges, reads 5 of them right and asks 1
+        same = self._same_as_reference(an) & ~reuse & (an.peak(pol) >= PEAK_MIN) if ref is not None \
+            else np.zeros((GRID, GRID), bool)
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
         # premium squares that look just like the rest of their kind are read last: the others
         # teach the tile colour, then those whose kind is far from the tiles are not read at all
@@ -2052,7 +2059,7 @@ class BoardReader:
 
     def _same_as_reference(self, an: Analysis) -> np.ndarray:
         """(15, 15) squares that match the empty-board reference closely (light change allowed):
-        they are empty, and skip the letter model.  Deliberately strict."""
+        deliberately strict.  Those with ink are empty and skip the letter model (:meth:`_read`)."""
         ref = self.reference
         gain = _gain_field(an.mean_bgr, ref.mean_bgr, an.mean_lab, ref.mean_lab)
         gg = gain.mean(axis=2)
@@ -2315,7 +2322,9 @@ class BoardReader:
         (FreeSerif Bold) loses an L's foot and an E's bottom bar at the usual cut under blur, and
         the stem alone reads I surely; cut lower, the faint stroke comes back.  Such squares are
         asked about (their guess the fuller letter), not shown either way: a right I cut that low
-        can pick up a neighbour's edge.
+        can pick up a neighbour's edge.  Those the low cut does not ask are cut again at
+        FAINT_CUT_FULLER: cut at 0.1 a FreeSerif Bold E's bottom bar ran into the value printed
+        beside it and read neither E nor F; at 0.2 it read E (0.99), where the usual cut read F.
 
         The same for any letter shown with under FAINT_DOUBT whose cut that low reads another
         letter of the set with FAINT_SURE or more (a serif U's hairline stem or a light K's arms
@@ -2341,6 +2350,17 @@ class BoardReader:
                 j = int(np.argmax(p))
                 if classes[j] in self.letters and classes[j] != shown and float(p[j]) >= FAINT_SURE:
                     out[rc] = classes[j]
+        # cut that low a faint bar can run into the value printed beside it or the tile's edge
+        # and read as neither letter: the letters a stroke short are cut once more, a little higher
+        again = [rc for rc in cand if rc not in out and labels[rc[0]][rc[1]] in FAINT_FULLER]
+        owner, glyphs = _cut_at(an, pol, again, FAINT_CUT_FULLER) if again else ([], [])
+        if glyphs:
+            P, classes = self._classify(glyphs, True)
+            for rc, p in zip(owner, P):
+                fuller = [ch for ch in FAINT_FULLER[labels[rc[0]][rc[1]]] if ch in classes]
+                best = max(fuller, key=lambda ch: float(p[classes.index(ch)]), default=None)
+                if best is not None and float(p[classes.index(best)]) >= FAINT_SURE:
+                    out[rc] = best
         return out
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
