@@ -2340,12 +2340,10 @@ class BoardReader:
         out = {}
         for rc, p in zip(owner, P):
             shown = labels[rc[0]][rc[1]]
-            fuller = [ch for ch in FAINT_FULLER.get(shown, "") if ch in classes]
+            fuller = _fuller_read(shown, p, classes)
             if fuller:
-                best = max(fuller, key=lambda ch: float(p[classes.index(ch)]))
-                if float(p[classes.index(best)]) >= FAINT_SURE:
-                    out[rc] = best
-                    continue
+                out[rc] = fuller
+                continue
             if conf[rc] < FAINT_DOUBT:
                 j = int(np.argmax(p))
                 if classes[j] in self.letters and classes[j] != shown and float(p[j]) >= FAINT_SURE:
@@ -2357,10 +2355,9 @@ class BoardReader:
         if glyphs:
             P, classes = self._classify(glyphs, True)
             for rc, p in zip(owner, P):
-                fuller = [ch for ch in FAINT_FULLER[labels[rc[0]][rc[1]]] if ch in classes]
-                best = max(fuller, key=lambda ch: float(p[classes.index(ch)]), default=None)
-                if best is not None and float(p[classes.index(best)]) >= FAINT_SURE:
-                    out[rc] = best
+                fuller = _fuller_read(labels[rc[0]][rc[1]], p, classes)
+                if fuller:
+                    out[rc] = fuller
         return out
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
@@ -2543,6 +2540,16 @@ def _note_best(rc, p: np.ndarray, classes: str, best: dict, second: dict, lead: 
         second[rc] = float(p[j])
     else:
         second[rc] = float(np.partition(p[:-2], -2)[-2]) if len(p) > 3 else 0.0
+
+
+def _fuller_read(shown: str, p: np.ndarray, classes) -> str | None:
+    """The letter of which ``shown`` is a stroke short (FAINT_FULLER) that ``p`` (a glyph's
+    probabilities over ``classes``) reads with FAINT_SURE or more -- the likeliest such; else None."""
+    fuller = [ch for ch in FAINT_FULLER.get(shown, "") if ch in classes]
+    if not fuller:
+        return None
+    best = max(fuller, key=lambda ch: float(p[classes.index(ch)]))
+    return best if float(p[classes.index(best)]) >= FAINT_SURE else None
 
 
 def _cut_at(an: Analysis, pol: int, cells, threshold: float,
