@@ -1688,6 +1688,54 @@ def test_squares_of_one_premium_kind_the_model_doubts_are_blanks_are_that_kinds_
     assert dw <= rd.maybe_blank
 
 
+def test_a_letter_read_unsurely_on_a_premium_square_that_its_kinds_print_reads_as_is_asked_about():
+    # "DW" printed on the double-word squares: one of them read as a W tile, not surely (glare
+    # washed it to the tiles' colour, or blur left no strokes to match the print by); the
+    # double-word squares read empty read W too, as far as they read a letter: it is asked
+    style = classic_board()
+    style.texts = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
+    board = _picture_on(style)
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    dw = [(r, c) for r in range(15) for c in range(15) if R._KIND_SQUARES["D"][r, c] and LABELS[r][c] == "."]
+    at = dw[0]
+    labels = [list(row) for row in LABELS]
+    labels[at[0]][at[1]] = "W"
+    kinds = np.array([["empty" if ch == "." else "tile" for ch in row] for row in labels], object)
+    conf = np.full((15, 15), 0.95, np.float32)
+    conf[at] = 0.65
+    fresh = np.ones((15, 15), bool)
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == [at]
+    # read surely, it stands: a W tile on a double-word square
+    conf[at] = 0.9
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == []
+    # the less the print reads as the letter, the surer the letter may be and stand
+    conf[at] = 0.65
+    classify = reader._classify
+
+    def print_half_w(glyphs, upright=True):
+        p, classes = classify(glyphs, upright)
+        w, v = classes.index("W"), classes.index("V")
+        p[:, v] = p[:, w] = p[:, [v, w]].sum(axis=1) / 2
+        return p, classes
+    reader._classify = print_half_w
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == [at]       # 0.35 x 0.5
+    conf[at] = 0.75
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == []         # 0.25 x 0.5
+    reader._classify = classify
+    conf[at] = 0.65
+    # a letter the print does not read as stands, however unsure (the usual rules decide it)
+    conf[at] = 0.65
+    labels[at[0]][at[1]] = "K"
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == []
+    # so does a letter on a plain square
+    labels[at[0]][at[1]] = "."
+    labels[0][1] = "W"
+    kinds[0, 1], conf[0, 1] = "tile", 0.65
+    assert not R._KIND_SQUARES["D"][0, 1]
+    assert reader._letter_its_print_reads(an, 1, fresh, labels, conf, kinds) == []
+
+
 def test_one_letter_read_on_three_squares_of_a_premium_kind_alike_is_its_print_and_asked():
     # a first picture whose two tiles were not seen: every triple-word square's sideways print
     # read I, with no square of the kind read empty for the print rule to match against

@@ -775,6 +775,19 @@ PRINT_FAR, PRINT_SURE_MATCH = 40.0, 0.85  # ... or within this, matched this wel
 PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square) either way
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
+# A premium square shown, unsurely, as the letter its kind's print reads as is asked about
+# (_letter_its_print_reads): the W of "TW", "DW" or "3W", the
+# D of "DL", a "3" read E.  The print's cut reads mostly "no letter"; of what letter it holds
+# (its squares' letter probabilities summed, PRINT_LETTER_INK or more in all) the print's letter
+# takes PRINT_LETTER_SHARE or more.  The square is asked where that share times the reader's
+# doubt (1 - its confidence) comes to PRINT_LETTER_ODDS: on 1,920 tuning boards (seeds
+# 24000-25600) the rule without it asked 10 squares, 2 of them print (a W at 0.66 on a "TW" square
+# whose kind's print read W 0.76 of its letter, a "3L" read E at 0.80, 0.90), 8 right letters on
+# their premium squares (the print reading their letter 0.21-0.77 of it, at 0.70-0.85: 0.03-0.13);
+# a "DW" read W at 0.43 (0.29) and a "3W" read W at 0.57 (0.36) on other seeds, 0.16 each.  Where the print is too blurred to match (PRINT_INK) and the
+# kind's colour too near the tiles' to tell a tile by colour, or glare washes the square to the
+# tiles' colour, the print rules cannot tell; its letter can.
+PRINT_LETTER_INK, PRINT_LETTER_SHARE, PRINT_LETTER_ODDS = 0.25, 0.2, 0.15
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
 UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this far from the board's colour
 UNREAD_AROUND = 3     # ... and from the plain squares round them (this many at least)
@@ -1802,6 +1815,8 @@ class BoardReader:
                 out_labels[r][c], kinds[r, c] = COVERED, "unsure"
             for r, c in _print_read_as_letters(an, pol, fresh, out_labels, out_guess, conf, kinds):
                 out_labels[r][c], out_guess[r][c], kinds[r, c], conf[r, c] = EMPTY, EMPTY, "empty", 0.9
+            for r, c in self._letter_its_print_reads(an, pol, fresh, out_labels, conf, kinds):
+                out_labels[r][c], kinds[r, c] = COVERED, "unsure"
         c7 = GRID // 2
         if (out_labels[c7][c7] == BLANK and fresh[c7, c7]
                 and _shows_a_star(an.crop_gray(c7, c7)[an.m:-an.m, an.m:-an.m])):
@@ -1884,6 +1899,35 @@ class BoardReader:
                                glared=frozenset(sq for sq in in_glare if out_labels[sq[0]][sq[1]] == COVERED))
         self._prev = (an, reading)
         return reading
+
+    def _letter_its_print_reads(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray,
+                                kinds: np.ndarray) -> list[tuple[int, int]]:
+        """Fresh premium squares shown as a letter that their kind's print reads as, unsurely:
+        the squares of the kind surely read empty (at most PRINT_MATES) are cut as letters are;
+        a letter that takes PRINT_LETTER_SHARE or more of what letter they hold, pooled, is the
+        print's, and a square shown as it is asked about (its letter the guess) where that share
+        times the square's doubt, 1 - its confidence, comes to PRINT_LETTER_ODDS: the surer the
+        print reads as the letter, the surer the letter must be read to stand."""
+        out = []
+        for sel in _KIND_SQUARES.values():
+            cand = [(r, c) for r, c in zip(*np.nonzero(sel & fresh))
+                    if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] < 1 - PRINT_LETTER_ODDS]
+            if not cand:
+                continue
+            mates = [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+            an.cut_glyphs(pol, mates)
+            glyphs = [g for g in (an.glyphs[pol][rc] for rc in mates) if g is not None]
+            if not glyphs:
+                continue
+            P, classes = self._classify(glyphs, True)
+            n = len(self.letters)
+            held = P[:, :n].sum(axis=0)          # what letter the print holds, pooled
+            if held.sum() < PRINT_LETTER_INK:
+                continue
+            share = held / held.sum()
+            read = {classes[j]: float(share[j]) for j in np.flatnonzero(share >= PRINT_LETTER_SHARE)}
+            out += [rc for rc in cand if read.get(labels[rc[0]][rc[1]], 0.0) * (1 - conf[rc]) >= PRINT_LETTER_ODDS]
+        return out
 
     def _look_again(self, an: Analysis, cells, X: np.ndarray, P: np.ndarray, board_lab: np.ndarray,
                     grey: bool = False) -> None:
