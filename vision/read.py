@@ -776,17 +776,18 @@ PRINT_SHIFT = 2       # ... allowing this many pixels' shift (of HALF per square
 PRINT_STROKES = 2.0   # ... on the picture less its blur by this sigma (pixels of HALF per square)
 PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation over the square's middle)
 # A premium square shown, unsurely, as the letter its kind's print reads as is asked about
-# (_letter_its_print_reads): the W of "TW", "DW" or "3W", the
-# D of "DL", a "3" read E.  The print's cut reads mostly "no letter"; of what letter it holds
-# (its squares' letter probabilities summed, PRINT_LETTER_INK or more in all) the print's letter
-# takes PRINT_LETTER_SHARE or more.  The square is asked where that share times the reader's
-# doubt (1 - its confidence) comes to PRINT_LETTER_ODDS: on 1,920 tuning boards (seeds
-# 24000-25600) the rule without it asked 10 squares, 2 of them print (a W at 0.66 on a "TW" square
-# whose kind's print read W 0.76 of its letter, a "3L" read E at 0.80, 0.90), 8 right letters on
-# their premium squares (the print reading their letter 0.21-0.77 of it, at 0.70-0.85: 0.03-0.13);
-# a "DW" read W at 0.43 (0.29) and a "3W" read W at 0.57 (0.36) on other seeds, 0.16 each.  Where the print is too blurred to match (PRINT_INK) and the
-# kind's colour too near the tiles' to tell a tile by colour, or glare washes the square to the
-# tiles' colour, the print rules cannot tell; its letter can.
+# (_letter_its_print_reads): the W of "TW", "DW" or "3W", the D of "DL", a "3" read E.  Where
+# the print is too blurred to match (PRINT_INK) and the kind's colour too near the tiles' to
+# tell a tile by colour, or glare washes the square to the tiles' colour, the print rules
+# cannot tell; its letter can.  The print's cut reads mostly "no letter"; of what letter it
+# holds (its squares' letter probabilities summed, PRINT_LETTER_INK or more in all) the print's
+# letter takes PRINT_LETTER_SHARE or more.  The square is asked where that share times the
+# reader's doubt (1 - its confidence) comes to PRINT_LETTER_ODDS.  On 1,920 tuning boards (seeds
+# 24000-25600) the rule without the odds asked 10 squares: 2 of them print (a W at 0.66 on a
+# "TW" square whose kind's print read W 0.76 of its letter, a "3L" read E at 0.80, 0.90: odds
+# 0.26 and 0.18), 8 right letters on their premium squares (the print reading their letter
+# 0.21-0.77 of it, shown at 0.70-0.85: odds 0.03-0.13); on other seeds a "DW" read W at 0.43
+# (0.29 of the print's letter) and a "3W" read W at 0.57 (0.36): 0.16 each.
 PRINT_LETTER_INK, PRINT_LETTER_SHARE, PRINT_LETTER_ODDS = 0.25, 0.2, 0.15
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
 UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this far from the board's colour
