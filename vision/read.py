@@ -1915,7 +1915,7 @@ class BoardReader:
                     if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] < 1 - PRINT_LETTER_ODDS]
             if not cand:
                 continue
-            mates = [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+            mates = _print_mates(sel, kinds, conf)
             an.cut_glyphs(pol, mates)
             glyphs = [g for g in (an.glyphs[pol][rc] for rc in mates) if g is not None]
             if not glyphs:
@@ -1999,7 +1999,7 @@ class BoardReader:
                 if around and np.linalg.norm(face[r, c] - np.median(face[tuple(np.array(around).T)], axis=0)) <= d:
                     continue
                 if labels[r][c] != COVERED:
-                    mates = [(i, j) for i, j in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+                    mates = _print_mates(sel, kinds, conf)
                     match = _print_match(an.strokes(), mates, (r, c)) if mates else None
                     if match is not None and match < PRINT_TILE_MATCH:
                         continue
@@ -2664,6 +2664,12 @@ def _tiles_around(tiles: np.ndarray, r: int, c: int, most: int = 6, reach: int =
     return [(i, j) for d, i, j in sorted(near) if d <= reach][:most]
 
 
+def _print_mates(sel: np.ndarray, kinds: np.ndarray, conf: np.ndarray) -> list[tuple[int, int]]:
+    """The squares of ``sel`` (one premium kind) surely read empty, at most PRINT_MATES, in
+    reading order: what that kind's print looks like on this picture."""
+    return [(r, c) for r, c in zip(*np.nonzero(sel & (kinds == "empty") & (conf >= 0.9)))][:PRINT_MATES]
+
+
 def _print_match(strokes: np.ndarray, mates, rc) -> float | None:
     """How well square ``rc``'s strokes match those of the squares ``mates`` (empty squares of
     its kind): the best normalised match over PRINT_SHIFT pixels' shift either way and the four
@@ -2714,7 +2720,7 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
         if not cand:
             continue
         empty = sel & (kinds == "empty")
-        mates = [(r, c) for r, c in zip(*np.nonzero(empty & (conf >= 0.9)))][:PRINT_MATES]
+        mates = _print_mates(sel, kinds, conf)
         if not mates:
             # none read surely: those read empty at all, likeliest first
             mates = sorted(zip(*np.nonzero(empty)), key=lambda rc: -conf[rc])[:PRINT_MATES]
