@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import letters as L
 from vision import read as R
 from vision.errors import VisionError
 from vision.geometry import mirror_rectified, rectify, turn_rectified
@@ -3057,3 +3058,66 @@ def test_a_letter_beside_a_hand_but_clear_of_it_is_shown():
     board, reader = _letter_with_a_hand_over_its_foot(0.0)
     rd = reader.read(board, orient=False)
     assert rd.labels[10][11] == "S" and rd.confidence[10, 11] >= R.NEAR_HAND_SURE
+
+
+# --------------------------------------------------------------------------- a bar taken for no letter
+
+def _bar(height: float, aspect: float = 0.15, parts: int = 1) -> L.Glyph:
+    return L.Glyph(image=np.zeros((28, 28), np.float32), aspect=aspect, height=height, ink=0.8, parts=parts,
+                   contrast=120.0)
+
+
+def _i_or_nothing(classes: str, i: float, none: float, rival: str = "J", rival_p: float = 0.02) -> np.ndarray:
+    p = np.zeros(len(classes))
+    p[classes.index("I")], p[-1], p[classes.index(rival)] = i, none, rival_p
+    rest = [k for k in range(len(classes) - 2) if classes[k] not in ("I", rival)]
+    p[rest] = (1.0 - p.sum()) / len(rest)
+    return p
+
+
+def test_a_lone_bar_as_tall_as_the_boards_letters_read_as_an_i_or_no_letter_is_an_i():
+    classes = ENGLISH + L.ROT + L.NONE
+    p = _i_or_nothing(classes, 0.3, 0.6)
+    assert R._bar_read_as_i(_bar(0.45), p, classes, 0.47) == pytest.approx(0.9)
+    # not as tall as the board's letters (a piece of one, a grid line's stub), nor taller (an edge)
+    assert R._bar_read_as_i(_bar(0.35), p, classes, 0.47) is None
+    assert R._bar_read_as_i(_bar(0.55), p, classes, 0.47) is None
+    # not a bar, or in pieces
+    assert R._bar_read_as_i(_bar(0.45, aspect=0.6), p, classes, 0.47) is None
+    assert R._bar_read_as_i(_bar(0.45, parts=2), p, classes, 0.47) is None
+    # another letter in the running (a J without its hook, a T without its top): not this rule's
+    assert R._bar_read_as_i(_bar(0.45), _i_or_nothing(classes, 0.3, 0.5, "J", 0.12), classes, 0.47) is None
+    # hardly an I at all
+    assert R._bar_read_as_i(_bar(0.45), _i_or_nothing(classes, 0.1, 0.8), classes, 0.47) is None
+    assert R._bar_read_as_i(None, p, classes, 0.47) is None
+
+
+def _reader_reading_the_i_of_quiz_as(i: float, none: float, rival_p: float = 0.02) -> R.BoardReader:
+    """A reader to which the I of QUIZ (2, 6) reads ``i`` an I, ``none`` no letter, a J
+    ``rival_p``; and which has no other way to confirm it (its twins, its sharpened ink)."""
+    reader = R.BoardReader(ENGLISH)
+    real = reader._features
+
+    def features(an, pol, cells):
+        X, probs, best = real(an, pol, cells)
+        if (2, 6) in probs:
+            probs[(2, 6)] = _i_or_nothing(reader._classes, i, none, "J", rival_p)
+            best[(2, 6)] = ("I", i)
+            reader._second[(2, 6)] = rival_p
+        return X, probs, best
+
+    reader._features = features
+    reader._board_letters = lambda *a: {}
+    reader._sharpened = lambda *a: {}
+    return reader
+
+
+def test_an_i_the_letter_model_half_takes_for_no_letter_on_a_letter_tile_is_shown(pictures):
+    board, _ = pictures
+    rd = _reader_reading_the_i_of_quiz_as(0.3, 0.62).read(board, orient=False)
+    assert rd.labels[2][6] == "I"
+    assert 0.5 < rd.confidence[2, 6] < 0.95
+    # with another letter in the running it stays asked, its guess an I
+    rd = _reader_reading_the_i_of_quiz_as(0.3, 0.5, rival_p=0.15).read(board, orient=False)
+    assert rd.labels[2][6] == R.COVERED and rd.guesses[2][6] == "I"
+

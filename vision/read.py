@@ -1050,6 +1050,17 @@ BLUR_CUTS, BLUR_SURE = (0.5, 0.6, 0.7), 0.8
 # reader: tiles right +7 of 73,000 on the same boards, wrong the same.
 BLUR_JOINED = (0.31, 0.4, 0.5, 0.6)
 JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or more (see _blur_cuts)
+# A lone bar the letter model half takes for no letter at all, on a square the square model
+# reads as a letter tile: an I.  The letter model's "no letter" class learnt bars (grid lines,
+# the gap beside a tile sitting off its square), and gives a plain sans-serif I 0.4-0.6 of it,
+# the I 0.2-0.4 and every other letter a few hundredths -- on two tuning seeds (480 boards, six
+# rows) the I was the letter most often asked, 16 of its 1,005 tiles against 1-6 of the others'.  Such a glyph (one piece, at most BAR_I_ASPECT as wide as tall, as tall as the
+# board's sure letters within BAR_I_HEIGHT, the I read with BAR_I_LEAST or more and no other
+# letter with BAR_I_RIVAL) is read as an I with its probability and "no letter"'s together.  A
+# letter that lost a stroke reads I surely, not "no letter" (_faint_stroke_lost asks about
+# those), and the two checks of a shown I below still run.  Tuning seeds 26000-26600 (960
+# boards, six rows): 15 I's asked before now shown, nothing else moved.
+BAR_I_ASPECT, BAR_I_HEIGHT, BAR_I_LEAST, BAR_I_RIVAL = 0.4, (0.85, 1.06), 0.2, 0.08
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
 FAINT_FULLER = {"I": "LJT", "F": "E"}     # letters that are these less a stroke (_faint_stroke_lost)
@@ -1734,6 +1745,7 @@ class BoardReader:
             P = self.squares.probabilities(X, ref is not None, grey)
             if self.squares.has_grey_look if grey else self.squares.has_look:
                 self._look_again(an, cells, X, P, np.array(board_lab, np.float32), grey)
+            bar_height = _sure_letter_height(an, pol, best)
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
@@ -1763,6 +1775,10 @@ class BoardReader:
                         letter, pl, second = weighed[(r, c)]
                         guess, cf = letter, pk * pl
                         sure = self._sure(pl, second)
+                    if letter == "I" and not sure and pk >= self.min_square and bar_height:
+                        p_bar = _bar_read_as_i(an.glyphs[pol].get((r, c)), glyph_p[(r, c)], self._classes, bar_height)
+                        if p_bar:
+                            pl, cf, sure = p_bar, pk * p_bar, True
                     lab = letter if letter and sure else COVERED
                     if not letter:
                         lab = COVERED
@@ -2647,6 +2663,34 @@ def _take_surer(an: Analysis, pol: int, glyphs, owner, P: np.ndarray, sure: floa
             _take_glyph(an, pol, rc, g, p, probs, gmap)
             changed.append(rc)
     return changed
+
+
+def _sure_letter_height(an: Analysis, pol: int, best: dict) -> float | None:
+    """The height of a letter cut alone on this picture: the lower quartile of the heights of
+    the letters read 0.9 or more surely on plain squares (those the tiles' colour is learnt
+    from), or None where fewer than ALONE_TILES tell it.  Not their median: a point value
+    printed close to its letter is cut with it where blur joins them, lower than the letter, and
+    on some boards most letters are so cut (one of fonts never seen: an I, an F, a T 18 px tall,
+    an M, an R, a C with their values 23)."""
+    heights = [g.height for rc, (_, pl) in best.items() if pl >= 0.9 and PLAIN[rc]
+               and (g := an.glyphs[pol].get(rc)) is not None and g.height >= 0.3 and g.parts <= 3]
+    return float(np.percentile(heights, 25)) if len(heights) >= ALONE_TILES else None
+
+
+def _bar_read_as_i(g: L.Glyph | None, p: np.ndarray, classes: str, height: float) -> float | None:
+    """The probability of an I for glyph ``g`` read ``p`` (over ``classes``, "no letter" last),
+    where it is a lone bar as tall as the board's letters cut alone (``height``) that the letter model
+    reads as an I or as no letter at all, nothing else (BAR_I_ASPECT, BAR_I_HEIGHT, BAR_I_LEAST,
+    BAR_I_RIVAL): the I's probability and "no letter"'s together.  None otherwise."""
+    if g is None or g.parts != 1 or g.aspect > BAR_I_ASPECT:
+        return None
+    if not BAR_I_HEIGHT[0] <= g.height / height <= BAR_I_HEIGHT[1]:
+        return None
+    i = classes.index("I")
+    others = np.delete(p[:-2], i)
+    if float(p[i]) < BAR_I_LEAST or (len(others) and float(others.max()) > BAR_I_RIVAL):
+        return None
+    return float(p[i] + p[-1])
 
 
 def _lone(covered: np.ndarray) -> np.ndarray:
