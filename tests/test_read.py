@@ -3121,3 +3121,17 @@ def test_an_i_the_letter_model_half_takes_for_no_letter_on_a_letter_tile_is_show
     rd = _reader_reading_the_i_of_quiz_as(0.3, 0.5, rival_p=0.15).read(board, orient=False)
     assert rd.labels[2][6] == R.COVERED and rd.guesses[2][6] == "I"
 
+
+def test_a_bar_on_a_square_clipped_white_by_glare_is_not_taken_for_an_i(pictures, monkeypatch):
+    # glare washes the arms off an E, an F, a T and leaves a bar: there it stays asked
+    board, _ = pictures
+    glared = R._glared
+
+    def glare_on_the_i(an, labels=None):
+        spot = glared(an, labels).copy()
+        spot[2, 6] = True
+        return spot
+    monkeypatch.setattr(R, "_glared", glare_on_the_i)
+    rd = _reader_reading_the_i_of_quiz_as(0.3, 0.62).read(board, orient=False)
+    assert rd.labels[2][6] == R.COVERED and rd.guesses[2][6] == "I"
+

@@ -1058,8 +1058,10 @@ JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or m
 # board's sure letters within BAR_I_HEIGHT, the I read with BAR_I_LEAST or more and no other
 # letter with BAR_I_RIVAL) is read as an I with its probability and "no letter"'s together.  A
 # letter that lost a stroke reads I surely, not "no letter" (_faint_stroke_lost asks about
-# those), and the two checks of a shown I below still run.  Tuning seeds 26000-26600 (960
-# boards, six rows): 15 I's asked before now shown, nothing else moved.
+# those), and the two checks of a shown I below still run.  Not on a square clipped white by
+# glare (_glared): glare washes the arms off an E, an R, a J and leaves a bar (a hand-held
+# camera game: an E in glare shown I so, where it had been asked).  Tuning seeds 26000-26600 (960
+# boards, six rows): 14 I's asked before now shown, nothing else moved.
 BAR_I_ASPECT, BAR_I_HEIGHT, BAR_I_LEAST, BAR_I_RIVAL = 0.4, (0.85, 1.06), 0.2, 0.08
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
@@ -1746,6 +1748,7 @@ class BoardReader:
             if self.squares.has_grey_look if grey else self.squares.has_look:
                 self._look_again(an, cells, X, P, np.array(board_lab, np.float32), grey)
             bar_height = _sure_letter_height(an, pol, best)
+            clipped = _glared(an) if bar_height else None      # (see BAR_I_ASPECT)
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
@@ -1775,7 +1778,7 @@ class BoardReader:
                         letter, pl, second = weighed[(r, c)]
                         guess, cf = letter, pk * pl
                         sure = self._sure(pl, second)
-                    if letter == "I" and not sure and pk >= self.min_square and bar_height:
+                    if letter == "I" and not sure and pk >= self.min_square and bar_height and not clipped[r, c]:
                         p_bar = _bar_read_as_i(an.glyphs[pol].get((r, c)), glyph_p[(r, c)], self._classes, bar_height)
                         if p_bar:
                             pl, cf, sure = p_bar, pk * p_bar, True
