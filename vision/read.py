@@ -1054,14 +1054,16 @@ JOIN_FROM = 0.5   # ... asked only where the 0.6 cut reads a letter at this or m
 # reads as a letter tile: an I.  The letter model's "no letter" class learnt bars (grid lines,
 # the gap beside a tile sitting off its square), and gives a plain sans-serif I 0.4-0.6 of it,
 # the I 0.2-0.4 and every other letter a few hundredths -- on two tuning seeds (480 boards, six
-# rows) the I was the letter most often asked, 16 of its 1,005 tiles against 1-6 of the others'.  Such a glyph (one piece, at most BAR_I_ASPECT as wide as tall, as tall as the
-# board's sure letters within BAR_I_HEIGHT, the I read with BAR_I_LEAST or more and no other
-# letter with BAR_I_RIVAL) is read as an I with its probability and "no letter"'s together.  A
-# letter that lost a stroke reads I surely, not "no letter" (_faint_stroke_lost asks about
-# those), and the two checks of a shown I below still run.  Not on a square clipped white by
-# glare (_glared): glare washes the arms off an E, an R, a J and leaves a bar (a hand-held
-# camera game: an E in glare shown I so, where it had been asked).  Tuning seeds 26000-26600 (960
-# boards, six rows): 14 I's asked before now shown, nothing else moved.
+# rows) the I was the letter most often asked, 16 of its 1,005 tiles against 1-6 of the
+# others'.  Such a glyph (one piece, at most BAR_I_ASPECT as wide as tall, as tall as the
+# board's letters cut alone within BAR_I_HEIGHT, the I read with BAR_I_LEAST or more and no
+# other letter with BAR_I_RIVAL) is read as an I with its probability and "no letter"'s
+# together (_bar_read_as_i).  A letter that lost a stroke reads I surely, not "no letter"
+# (_faint_stroke_lost asks about those), and the two checks of a shown I below still run.  Not
+# on a square clipped white by glare (_glared): glare washes the arms off an E, an R, a J and
+# leaves a bar (a hand-held camera game: an E in glare shown I so, where it had been asked).
+# Tuning seeds 26000-26600 (960 boards, six rows): 14 I's asked before now shown, nothing else
+# moved.
 BAR_I_ASPECT, BAR_I_HEIGHT, BAR_I_LEAST, BAR_I_RIVAL = 0.4, (0.85, 1.06), 0.2, 0.08
 # a bar letter (shown with under BAR_CHECK) with another letter this likely in its crop is '#'
 BAR_LETTERS, BAR_CHECK, BAR_RIVAL = "I", 0.9, 0.7
@@ -2682,9 +2684,9 @@ def _sure_letter_height(an: Analysis, pol: int, best: dict) -> float | None:
 
 def _bar_read_as_i(g: L.Glyph | None, p: np.ndarray, classes: str, height: float) -> float | None:
     """The probability of an I for glyph ``g`` read ``p`` (over ``classes``, "no letter" last),
-    where it is a lone bar as tall as the board's letters cut alone (``height``) that the letter model
-    reads as an I or as no letter at all, nothing else (BAR_I_ASPECT, BAR_I_HEIGHT, BAR_I_LEAST,
-    BAR_I_RIVAL): the I's probability and "no letter"'s together.  None otherwise."""
+    where it is a lone bar as tall as the board's letters cut alone (``height``) that the letter
+    model reads as an I or as no letter at all, nothing else (BAR_I_ASPECT, BAR_I_HEIGHT,
+    BAR_I_LEAST, BAR_I_RIVAL): the I's probability and "no letter"'s together.  None otherwise."""
     if g is None or g.parts != 1 or g.aspect > BAR_I_ASPECT:
         return None
     if not BAR_I_HEIGHT[0] <= g.height / height <= BAR_I_HEIGHT[1]:
