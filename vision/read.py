@@ -1749,8 +1749,7 @@ class BoardReader:
             P = self.squares.probabilities(X, ref is not None, grey)
             if self.squares.has_grey_look if grey else self.squares.has_look:
                 self._look_again(an, cells, X, P, np.array(board_lab, np.float32), grey)
-            bar_height = _sure_letter_height(an, pol, best)
-            clipped = _glared(an) if bar_height else None      # (see BAR_I_ASPECT)
+            bar = None           # (the board's letter height, squares glare clips): once an I needs them
             weighed = {}
             if self.value_model is not None:      # tiles whose letter is in doubt: read their values
                 doubt = [rc for i, rc in enumerate(cells) if KINDS[int(np.argmax(P[i]))] == "tile" and rc in glyph_p
@@ -1780,8 +1779,12 @@ class BoardReader:
                         letter, pl, second = weighed[(r, c)]
                         guess, cf = letter, pk * pl
                         sure = self._sure(pl, second)
-                    if letter == "I" and not sure and pk >= self.min_square and bar_height and not clipped[r, c]:
-                        p_bar = _bar_read_as_i(an.glyphs[pol].get((r, c)), glyph_p[(r, c)], self._classes, bar_height)
+                    if letter == "I" and not sure and pk >= self.min_square:     # see BAR_I_ASPECT
+                        if bar is None:
+                            bar = (_sure_letter_height(an, pol, best), _glared(an))
+                        height, clipped = bar
+                        p_bar = None if not height or clipped[r, c] else \
+                            _bar_read_as_i(an.glyphs[pol].get((r, c)), glyph_p[(r, c)], self._classes, height)
                         if p_bar:
                             pl, cf, sure = p_bar, pk * p_bar, True
                     lab = letter if letter and sure else COVERED
@@ -2169,8 +2172,7 @@ class BoardReader:
         B = _modal_colour(free if len(free) >= 20 else face.reshape(-1, 3))
         self._board_lab = B
         # tile colour: faces of squares with a confident, tile-sized letter
-        conf_cells = [rc for rc, (ch, pl) in best.items()
-                      if pl >= 0.9 and gmap[rc].height >= 0.3 and gmap[rc].parts <= 3 and PLAIN[rc]]
+        conf_cells = _sure_letter_cells(best, gmap)
         T = None
         if len(conf_cells) >= 2:
             T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
@@ -2677,9 +2679,16 @@ def _sure_letter_height(an: Analysis, pol: int, best: dict) -> float | None:
     printed close to its letter is cut with it where blur joins them, lower than the letter, and
     on some boards most letters are so cut (one of fonts never seen: an I, an F, a T 18 px tall,
     an M, an R, a C with their values 23)."""
-    heights = [g.height for rc, (_, pl) in best.items() if pl >= 0.9 and PLAIN[rc]
-               and (g := an.glyphs[pol].get(rc)) is not None and g.height >= 0.3 and g.parts <= 3]
+    heights = [an.glyphs[pol][rc].height for rc in _sure_letter_cells(best, an.glyphs[pol])]
     return float(np.percentile(heights, 25)) if len(heights) >= ALONE_TILES else None
+
+
+def _sure_letter_cells(best: dict, glyphs: dict) -> list[tuple[int, int]]:
+    """The plain squares whose letter (``best``: square -> (letter, probability)) is read 0.9 or
+    more surely from a tile-sized glyph (``glyphs``: square -> its glyph): what the tiles' colour
+    and the height of the board's letters are learnt from."""
+    return [rc for rc, (_, pl) in best.items() if pl >= 0.9 and PLAIN[rc]
+            and (g := glyphs.get(rc)) is not None and g.height >= 0.3 and g.parts <= 3]
 
 
 def _bar_read_as_i(g: L.Glyph | None, p: np.ndarray, classes: str, height: float) -> float | None:
