@@ -6,6 +6,7 @@
     .venv/bin/python scripts/tune_read.py compare base new               # totals a row, then each board that moved
     .venv/bin/python scripts/tune_read.py faces new                      # a run's rows by tile face
     .venv/bin/python scripts/tune_read.py confusions new                 # a run's misreadings by kind
+    .venv/bin/python scripts/tune_read.py steps new                      # ... and by the reader's steps behind them
 
 A reading rule is set on boards the README's figures are not measured on.  ``run`` reads the six
 values rows of ``bench_read.py`` (hard camera with training fonts, standard camera, hard camera
@@ -36,6 +37,14 @@ ROW_ORDER = [f"{name}_{ref}" for name, _, _ in ROWS for ref in ("cold", "ref")] 
 DEFAULT_SEEDS = (7500, 7700, 8100, 8300)
 REPORT_SEEDS = (range(5000, 5200), range(6000, 6200))
 DEFAULT_OUT = Path(os.environ.get("TMPDIR", "/tmp")) / "tc_tune"
+# The reader's steps after its first reading (vision/read.py), each returning the squares it
+# changes -- letters in doubt shown (_board_letters, _sharpened), letters or blanks asked (the
+# rest) -- or, for _glared, the squares glare clips.  A run notes which of them touched each
+# square it reads otherwise than the truth; a name the reader no longer has is left out.
+READER_STEPS = ("_board_letters", "_sharpened", "_bar_beside_a_letter", "_faint_stroke_lost",
+                "_sharpened_reads_another", "_letter_its_print_reads")
+MODULE_STEPS = ("_partly_under_a_hand", "_blanks_past_any_set", "_in_soft_glare", "_emptied_with_a_tiles_border",
+                "_print_read_as_letters", "_kind_read_as_one_letter", "_unread_tiles", "_blanks_by_border", "_glared")
 
 
 def check_seed(seed: int) -> None:
@@ -64,6 +73,7 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
     read, score, scene = R.BoardReader.read, B.score_board, B.random_scene
 
     def reading(self, rect, *a, **k):
+        touched.clear()
         now["reading"] = read(self, rect, *a, **k)
         return now["reading"]
 
@@ -77,7 +87,9 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
                     guess = rd.guesses[r][k] if rd is not None else ""
                     conf = round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0
                     moved.append([r, k, labels[r][k], got[r][k], guess, conf])
-        out.append({"row": now["row"], "board": now["board"], "face": now.get("face"), "tally": c, "squares": moved})
+        steps = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved if (r, k) in touched}
+        out.append({"row": now["row"], "board": now["board"], "face": now.get("face"), "tally": c, "squares": moved,
+                    "steps": steps})
         now["board"] += 1
         return c
 
@@ -87,6 +99,7 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
         return sc
 
     R.BoardReader.read, B.score_board, B.random_scene = reading, scoring, drawing
+    touched = watch_steps(R)
 
     class Seeded:
         pass
@@ -99,6 +112,38 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
             B.bench_renders(boards, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
                             printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
     return out
+
+
+def watch_steps(R) -> dict:
+    """Wrap the reader's steps (READER_STEPS on ``R.BoardReader``, MODULE_STEPS in ``R``, the
+    module vision.read) so that each notes the squares it returned (for ``_glared``, those it
+    marks) in the dict returned: (row, column) -> step names, in the order they ran; the caller
+    clears it before each reading."""
+    touched: dict[tuple[int, int], list[str]] = {}
+
+    def note(name, squares):
+        for rc in squares:
+            steps = touched.setdefault((int(rc[0]), int(rc[1])), [])
+            if name not in steps:
+                steps.append(name)
+
+    def wrapped(f, name):
+        def step(*a, **k):
+            out = f(*a, **k)
+            if name == "_glared":
+                note(name, zip(*out.nonzero()))
+            else:
+                note(name, list(out))
+            return out
+        return step
+
+    for name in READER_STEPS:
+        if hasattr(R.BoardReader, name):
+            setattr(R.BoardReader, name, wrapped(getattr(R.BoardReader, name), name))
+    for name in MODULE_STEPS:
+        if hasattr(R, name):
+            setattr(R, name, wrapped(getattr(R, name), name))
+    return touched
 
 
 def load(out: Path, tag: str) -> dict[str, list[tuple[int, dict]]]:
@@ -199,6 +244,28 @@ def confusions(runs: dict) -> list[str]:
     return lines
 
 
+def steps(runs: dict) -> list[str]:
+    """For each row of a run and each kind of mistake (:func:`mistake`), the reader's steps that
+    touched those squares (READER_STEPS, MODULE_STEPS; "first reading" where none did: the square
+    model and the letter model alone), commonest first: which step asks right letters, which one
+    lets a wrong one through.  Runs made before the steps were noted have none."""
+    lines = []
+    for row in ROW_ORDER:
+        counts: dict[str, dict[str, int]] = {}
+        for _, rec in runs.get(row, []):
+            noted = rec.get("steps", {})
+            for r, c, truth, shown, guess, _ in rec["squares"]:
+                if truth == "." and shown == "#":
+                    continue
+                by = "+".join(noted.get(f"{r},{c}", [])) or "first reading"
+                kind = counts.setdefault(mistake(truth, shown, guess), {})
+                kind[by] = kind.get(by, 0) + 1
+        for k, by in sorted(counts.items(), key=lambda kv: -sum(kv[1].values())):
+            parts = ", ".join(f"{n} {s}" for s, n in sorted(by.items(), key=lambda sn: (-sn[1], sn[0])))
+            lines.append(f"{row:12s} {k} ({sum(by.values())}): {parts}")
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -224,7 +291,13 @@ def main(argv=None) -> int:
     mistakes = sub.add_parser("confusions", help="one run's misread squares by kind of mistake")
     mistakes.add_argument("tag")
     mistakes.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    by_step = sub.add_parser("steps", help="one run's misread squares by the reader's steps that touched them")
+    by_step.add_argument("tag")
+    by_step.add_argument("--out", type=Path, default=DEFAULT_OUT)
     a = ap.parse_args(argv)
+    if a.what == "steps":
+        print("\n".join(steps(load(a.out, a.tag))))
+        return 0
     if a.what == "confusions":
         print("\n".join(confusions(load(a.out, a.tag))))
         return 0

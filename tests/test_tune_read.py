@@ -62,3 +62,44 @@ def test_a_runs_misreadings_are_counted_by_kind_of_mistake(tmp_path):
                                       "letter -> letter 1")
     assert tune.mistake("Q", "#", "O") == "# guessed another"
     assert tune.mistake("A", ".", "") == "letter -> empty"
+
+
+def test_a_runs_misreadings_are_counted_by_the_reader_steps_that_touched_them(tmp_path):
+    board = _board("unseen_cold", 0, [(1, 1, "E", "F"), (4, 4, "?", ".")], wrong=2)
+    board["squares"] += [[5, 5, "K", "#", "K", 0.55], [6, 6, "I", "#", "I", 0.8], [7, 7, "I", "#", "I", 0.9]]
+    board["steps"] = {"6,6": ["_glared"], "7,7": ["_glared", "_faint_stroke_lost"]}
+    (tmp_path / "run_7500.json").write_text(json.dumps([board]))
+    lines = tune.steps(tune.load(tmp_path, "run"))
+    asked = next(ln for ln in lines if "# guessed right" in ln)
+    assert asked.startswith("unseen_cold") and "(3)" in asked
+    assert "1 first reading" in asked and "1 _glared," in asked and "1 _glared+_faint_stroke_lost" in asked
+    assert any("letter -> letter (1): 1 first reading" in ln for ln in lines)
+    # a run made before the steps were noted: every mistake is the first reading's
+    del board["steps"]
+    (tmp_path / "old_7500.json").write_text(json.dumps([board]))
+    assert any("# guessed right (3): 3 first reading" in ln for ln in tune.steps(tune.load(tmp_path, "old")))
+
+
+def test_the_steps_a_run_watches_are_the_readers_and_note_the_squares_they_return():
+    import numpy as np
+
+    from vision import read as R
+    for name in tune.READER_STEPS:
+        assert callable(getattr(R.BoardReader, name)), name       # a renamed step is caught here
+    for name in tune.MODULE_STEPS:
+        assert callable(getattr(R, name)), name
+
+    class Reader:
+        def _board_letters(self, *a):
+            return {(3, 4): ("E", 0.9)}
+
+    fake = type("FakeRead", (), {})()
+    fake.BoardReader = Reader
+    fake._glared = lambda an, labels=None: np.eye(15, dtype=bool)[:, ::-1] & (np.arange(15) < 2)[:, None]
+    fake._unread_tiles = lambda colour, labels: [(3, 4), (9, 9)]
+    touched = tune.watch_steps(fake)
+    Reader()._board_letters()
+    fake._glared(None)
+    fake._unread_tiles(None, None)
+    assert touched == {(3, 4): ["_board_letters", "_unread_tiles"], (9, 9): ["_unread_tiles"],
+                       (0, 14): ["_glared"], (1, 13): ["_glared"]}
