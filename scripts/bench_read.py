@@ -783,7 +783,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
-                                       "photos", "photo-games", "deluxe", "focus", "sizes"],
+                                       "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -807,6 +807,15 @@ def main(argv=None) -> int:
                 t = bench_renders(n, seed, role, ref, show_errors=a.show_errors, hard=hard)
                 print(report_renders(f"rendered boards, {name}, {'with reference' if ref else 'cold'}", t),
                       flush=True)
+    if a.only == "hard-cold":
+        # the rows furthest from the targets, on more boards than the values rows hold: the hard
+        # camera, cold, values read, training fonts and fonts never seen; ``--boards`` boards a
+        # row drawn from ``--seed`` itself (not in the full run: ~10 minutes a row for 300 boards)
+        for role, name in (("train", "training fonts"), ("heldout", "fonts never seen")):
+            t = bench_renders(a.boards, a.seed, role, False, show_errors=a.show_errors, hard=True,
+                              printed=EN_VALUES, read_values=True)
+            print(report_renders(f"set's values printed, {name}, hard camera, cold, values read, seed {a.seed}", t),
+                  flush=True)
     if a.only in (None, "values"):
         # the same kinds of boards, every tile printed with the English set's values, read without
         # and with the values (the reader reads the printed value where it hesitates)
