@@ -251,7 +251,8 @@ def confusions(runs: dict) -> list[str]:
 def steps(runs: dict) -> list[str]:
     """For each row of a run and each kind of mistake (:func:`mistake`), the reader's steps that
     touched those squares (READER_STEPS, MODULE_STEPS; "first reading" where none did: the square
-    model and the letter model alone), commonest first: which step asks right letters, which one
+    and letter models, and the checks written into ``_read`` itself -- a letter beside a hand
+    asked, a square between covered ones), commonest first: which step asks right letters, which one
     lets a wrong one through.  Runs made before the steps were noted have none."""
     lines = []
     for row in ROW_ORDER:
