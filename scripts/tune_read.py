@@ -92,9 +92,9 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
                     guess = rd.guesses[r][k] if rd is not None else ""
                     conf = round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0
                     moved.append([r, k, labels[r][k], got[r][k], guess, conf])
-        steps = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved if (r, k) in touched}
+        noted = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved if (r, k) in touched}
         out.append({"row": now["row"], "board": now["board"], "face": now.get("face"), "tally": c, "squares": moved,
-                    "steps": steps})
+                    "steps": noted})
         now["board"] += 1
         return c
 
@@ -127,9 +127,9 @@ def watch_steps(R) -> dict:
 
     def note(name, squares):
         for rc in squares:
-            steps = touched.setdefault((int(rc[0]), int(rc[1])), [])
-            if name not in steps:
-                steps.append(name)
+            names = touched.setdefault((int(rc[0]), int(rc[1])), [])
+            if name not in names:
+                names.append(name)
 
     def wrapped(f, name):
         def step(*a, **k):
