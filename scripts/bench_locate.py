@@ -22,6 +22,9 @@ Sections:
 * synthetic: every board style of vision.frames.render_board, random views.
 * speed: one core (cv2.setNumThreads(1)), 1920x1080 frames: locate + rectify, and a tracked
   re-read (board still / nudged); wall-clock and CPU (thread) time, median and 90th percentile.
+* scenes (``--only scenes``, not in the full run): the reading benchmark's own rendered scenes
+  (``random_scene``, hard and standard cameras), each board found within half a square, refused,
+  or found wrong.
 * look: a board found again by how it looked in an earlier photo (pairs of rendered hand-held
   black-and-white photos of real games, the earlier one's corners put a little off on purpose):
   windows right or wrong, and how many of each the tracker's thresholds take.
@@ -288,6 +291,39 @@ def bench_synthetic(n: int) -> dict:
     return out
 
 
+def bench_scenes(n: int, seed: int) -> dict:
+    """The grid found with no help in the reading benchmark's own scenes (``vision.render.
+    random_scene``, 1920x1080, training fonts, the English values printed): the hard camera
+    (slant, blur, glare, hands, boards partly out of the frame) on seeds ``seed`` and ``seed +
+    100``, ``n`` boards each, the standard camera on ``seed + 200``, ``n // 2`` boards.  Each
+    board: found within half a square, refused (a board partly out of the frame, or inside it),
+    or found wrong -- a grid shown as the board's that is not, what the locator must never do."""
+    from bench_read import EN_VALUES, ENGLISH      # the reading benchmark's set: its very scenes
+    from vision.render import font_paths, random_scene
+    fonts = font_paths("train")
+    out = {}
+    for name, hard, seeds, m in (("hard camera", True, (seed, seed + 100), n), ("standard camera", False, (seed + 200,), n // 2)):
+        row = {"boards": 0, "right": 0, "refused, partly out of the frame": 0, "refused, inside the frame": 0, "wrong": []}
+        for s in seeds:
+            rng = np.random.default_rng(s)
+            for i in range(m):
+                sc = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, hard=hard,
+                                  values={k: str(v) for k, v in EN_VALUES.items()})
+                inside = bool(((sc.corners >= 0) & (sc.corners < [1920, 1080])).all())
+                row["boards"] += 1
+                try:
+                    e = corner_error(locate_auto(sc.frame).corners, sc.corners)
+                except VisionError:
+                    row["refused, inside the frame" if inside else "refused, partly out of the frame"] += 1
+                    continue
+                if e <= 0.5:
+                    row["right"] += 1
+                else:
+                    row["wrong"].append({"seed": s, "board": i, "squares_off": round(e, 2)})
+        out[name] = row
+    return out
+
+
 def bench_speed(n: int) -> dict:
     """1920x1080 frames: quanyuan frames scaled up when present, else synthetic."""
     frames = []
@@ -403,8 +439,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark the board locator.")
     ap.add_argument("--quick", action="store_true", help="subset of frames")
     ap.add_argument("--out", type=Path, help="folder for overlays / contact sheet / results.json")
-    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed", "look"],
-                    action="append")
+    ap.add_argument("--only", choices=["quanyuan", "tracking", "jheidel", "grey", "noboard", "synthetic", "speed", "look",
+                                       "scenes"], action="append")
+    ap.add_argument("--scenes", type=int, default=300, help="boards a hard-camera seed for --only scenes")
+    ap.add_argument("--seed", type=int, default=29700, help="first seed of --only scenes")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.out:
@@ -425,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
         results["synthetic"] = bench_synthetic(6 if args.quick else 20)
     if "look" in parts:
         results["found_again_by_its_look"] = bench_look(args.quick)
+    if "scenes" in parts:          # not in the full run: ~10 minutes for the default 750 boards
+        results["rendered_scenes_1920x1080"] = bench_scenes(args.scenes, args.seed)
     if "speed" in parts:
         results["speed_1920x1080_one_core"] = bench_speed(8 if args.quick else 30)
     text = json.dumps(results, indent=2)
