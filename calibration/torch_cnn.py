@@ -54,11 +54,12 @@ def build(n_classes: int, c1: int, c2: int, fc: int, dropout: float):
     return Net()
 
 
-def augment(torch, x, gen, thin: float = 0.0):
+def augment(torch, x, gen, thin: float = 0.0, real: float = 0.0):
     """Random warps and stroke changes of a batch (B, 1, 28, 28) in [0, 1].
 
     ``thin``: the share of glyphs given thin strokes across one band of the glyph (see
-    :func:`thin_band`)."""
+    :func:`thin_band`); ``real``: the share given the look of binarised low-resolution crops
+    (:func:`real_look`)."""
     f = torch.nn.functional
     b = len(x)
     # affine (80 %): turn ~4 degrees, scale 0.86-1.12, shear ~0.15, shift ~0.8 px
@@ -87,6 +88,49 @@ def augment(torch, x, gen, thin: float = 0.0):
     x = torch.where(r < 0.15, (blur > 0.25).float(), torch.where(r < 0.3, (blur > 0.7).float(), x))
     if thin > 0:
         x = thin_band(torch, x, gen, thin)
+    if real > 0:
+        x = real_look(torch, x, gen, real)
+    return x
+
+
+def real_look(torch, x, gen, share: float):
+    """A ``share`` of the batch given the look of real binarised camera crops, as
+    ``train_letters._real_look`` gives it glyph by glyph for the numpy engine: down to 11-19 px
+    and back up (70 %), a slight blur (50 %), a hard threshold at a random level (0.3-0.7), and
+    the binary strokes one pixel thinner (20 %) or bolder (20 %).  The real crops are binarised
+    36 px crops, where Otsu's threshold drops a face's hairlines; a glyph the threshold erases
+    is kept as it was."""
+    f = torch.nn.functional
+    b = len(x)
+    on = torch.rand(b, generator=gen) < share
+    if not on.any():
+        return x
+    xs = x[on]
+    n, g = len(xs), xs.shape[-1]
+    small = (torch.rand(n, generator=gen) < 0.7)[:, None, None, None]
+    side = int(torch.randint(11, 20, (1,), generator=gen))       # one size a batch: interpolate takes one
+    low = f.interpolate(f.interpolate(xs, size=(side, side), mode="area"), size=(g, g), mode="bilinear",
+                        align_corners=False)
+    y = torch.where(small, low, xs)
+    sigma = torch.empty(n).uniform_(0.4, 1.0, generator=gen)
+    d = torch.tensor([-1.0, 0.0, 1.0])
+    k1 = torch.exp(-d[None, :] ** 2 / (2 * sigma[:, None] ** 2))
+    k1 = k1 / k1.sum(1, keepdim=True)
+    k = (k1[:, :, None] * k1[:, None, :])[:, None]                  # (n, 1, 3, 3), each its own
+    blurred = f.conv2d(y.transpose(0, 1), k, padding=1, groups=n).transpose(0, 1)
+    y = torch.where((torch.rand(n, generator=gen) < 0.5)[:, None, None, None], blurred, y)
+    level = torch.empty(n, 1, 1, 1).uniform_(0.3, 0.7, generator=gen)
+    y = (y > level).float()
+    q = torch.rand(n, generator=gen)[:, None, None, None]
+    # 2x2 erosion / dilation, anchored as OpenCV anchors a 2x2 kernel (at its lower right)
+    padded = f.pad(y, (1, 0, 1, 0))
+    dil = f.max_pool2d(padded, 2, stride=1)
+    ero = -f.max_pool2d(f.pad(-y, (1, 0, 1, 0), value=-1.0), 2, stride=1)
+    y = torch.where(q < 0.2, ero, torch.where(q < 0.4, dil, y))
+    kept = y.flatten(1).amax(1) > 0
+    y = torch.where(kept[:, None, None, None], y, xs)
+    x = x.clone()
+    x[on] = y
     return x
 
 
@@ -153,8 +197,9 @@ def check_export(net, P, ims, meta) -> float:
 
 
 def train(ims, meta, y, n_classes, epochs=40, widths=(16, 32, 160), lr=3e-3, wd=1e-4, smooth=0.05,
-          dropout=0.3, bs=256, seed=0, val=None, log=print, thin: float = 0.0) -> dict:
-    """Fit the CNN on uint8 glyphs (n, 28, 28) and meta rows; returns numpy parameters."""
+          dropout=0.3, bs=256, seed=0, val=None, log=print, thin: float = 0.0, real: float = 0.0) -> dict:
+    """Fit the CNN on uint8 glyphs (n, 28, 28) and meta rows; returns numpy parameters.
+    ``thin``, ``real``: shares of each batch given thin bars or a binarised look (:func:`augment`)."""
     torch = _torch()
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -181,7 +226,7 @@ def train(ims, meta, y, n_classes, epochs=40, widths=(16, 32, 160), lr=3e-3, wd=
         tot = 0.0
         for i in range(0, len(X), bs):
             idx = order[i:i + bs]
-            xb = augment(torch, X[idx], gen, thin)
+            xb = augment(torch, X[idx], gen, thin, real)
             out = net(xb, M[idx])
             loss = lossf(out, Y[idx])
             opt.zero_grad()

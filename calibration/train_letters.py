@@ -527,7 +527,7 @@ def main(argv=None):
             widths = tuple(int(v) for v in a.widths.split(","))
             P = torch_cnn.train(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, widths, seed=fit_seed,
                                 val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
-                                thin=a.thin_strokes)
+                                thin=a.thin_strokes, real=a.real_aug)
         elif a.kind == "cnn":
             P = train_cnn(ims, meta, y.astype(np.int64), len(CLASSES), a.epochs, seed=fit_seed,
                           val=(vi.astype(np.float32) / 255, vm, yv.astype(np.int64)), log=print,
