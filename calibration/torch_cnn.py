@@ -100,12 +100,12 @@ def real_look(torch, x, gen, share: float):
     the binary strokes one pixel thinner (20 %) or bolder (20 %).  The real crops are binarised
     36 px crops, where Otsu's threshold drops a face's hairlines; a glyph the threshold erases
     is kept as it was."""
+    return _to_a_share(torch, x, gen, share, lambda xs: _binarised(torch, xs, gen))
+
+
+def _binarised(torch, xs, gen):
+    """:func:`real_look` of every glyph of ``xs``."""
     f = torch.nn.functional
-    b = len(x)
-    on = torch.rand(b, generator=gen) < share
-    if not on.any():
-        return x
-    xs = x[on]
     n, g = len(xs), xs.shape[-1]
     small = (torch.rand(n, generator=gen) < 0.7)[:, None, None, None]
     side = int(torch.randint(11, 20, (1,), generator=gen))       # one size a batch: interpolate takes one
@@ -128,9 +128,17 @@ def real_look(torch, x, gen, share: float):
     ero = -f.max_pool2d(f.pad(-y, (1, 0, 1, 0), value=-1.0), 2, stride=1)
     y = torch.where(q < 0.2, ero, torch.where(q < 0.4, dil, y))
     kept = y.flatten(1).amax(1) > 0
-    y = torch.where(kept[:, None, None, None], y, xs)
+    return torch.where(kept[:, None, None, None], y, xs)
+
+
+def _to_a_share(torch, x, gen, share: float, change):
+    """The batch ``x`` with ``change`` applied to a ``share`` of its glyphs, drawn from ``gen``
+    (``change`` takes and returns those glyphs, (n, 1, 28, 28))."""
+    on = torch.rand(len(x), generator=gen) < share
+    if not on.any():
+        return x
     x = x.clone()
-    x[on] = y
+    x[on] = change(x[on])
     return x
 
 
@@ -144,12 +152,12 @@ def thin_band(torch, x, gen, share: float):
     eroded across its strokes by one or two pixels, faded in part: the bars in it become
     hairlines or faint traces while the stems running through it keep their width.
     """
+    return _to_a_share(torch, x, gen, share, lambda xs: _thinned_band(torch, xs, gen))
+
+
+def _thinned_band(torch, xs, gen):
+    """:func:`thin_band` of every glyph of ``xs``."""
     f = torch.nn.functional
-    b = len(x)
-    on = torch.rand(b, generator=gen) < share
-    if not on.any():
-        return x
-    xs = x[on]
     n = len(xs)
     across = torch.rand(n, generator=gen) < 0.2                     # thin the upright strokes instead
     xs = torch.where(across[:, None, None, None], xs.transpose(2, 3), xs)
@@ -167,10 +175,7 @@ def thin_band(torch, x, gen, share: float):
     rows = torch.arange(g)[None, :]
     band = ((rows >= y0[:, None]) & (rows < (y0 + h)[:, None])).float()[:, None, :, None]
     xs = band * thinned + (1 - band) * xs
-    xs = torch.where(across[:, None, None, None], xs.transpose(2, 3), xs)
-    x = x.clone()
-    x[on] = xs
-    return x
+    return torch.where(across[:, None, None, None], xs.transpose(2, 3), xs)
 
 
 def export(net, mmean, mstd) -> dict:
