@@ -284,6 +284,27 @@ def test_letters_cut_in_one_go_are_the_letters_cut_one_by_one(side):
     assert checked > 100
 
 
+@pytest.mark.parametrize("sharpened", [False, True])
+def test_letters_cut_again_at_other_thresholds_in_one_go_are_the_cuts_one_by_one(sharpened):
+    """A letter in doubt is cut again at other shares of its ink (the second look's, the faint
+    strokes' and the blur cuts' thresholds), for all the squares in doubt in one go: the same
+    glyphs, to the bit and in the same order, as :func:`letters.glyph_variants` crop by crop."""
+    thresholds = (0.1, 0.15, 0.2, 0.31, 0.4, 0.5, 0.6, 0.7)
+    checked = 0
+    for _, inks in _board_inks(13):
+        if sharpened:
+            inks = [np.clip(x.astype(np.float32) + (x.astype(np.float32) - cv2.GaussianBlur(
+                x.astype(np.float32), (0, 0), 1.5)), 0, 255) for x in inks]
+        one_by_one = [[_glyph_fields(g) for g in L.glyph_variants(x, thresholds)] for x in inks]
+        in_one_go = [[_glyph_fields(g) for g in gs] for gs in L.glyph_variants_of(inks, thresholds)]
+        assert in_one_go == one_by_one
+        for t in (0.1, 0.6):
+            alone = [_glyph_fields((L.glyph_variants(x, (t,)) or [None])[0]) for x in inks[:3]]
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[:3], threshold=t)] == alone
+        checked += sum(len(gs) for gs in one_by_one)
+    assert checked > 800
+
+
 def test_no_letter_no_value_window():
     flat = np.full((48, 48), 200, np.uint8)
     assert L.value_glyph_of(flat, 1) is None

@@ -2279,10 +2279,9 @@ class BoardReader:
         # the same squares cut at the second look's other ink thresholds: a letter cut badly at
         # the usual one (blur, glare) may match its twins cut otherwise
         extra, owner = [], []
-        for rc in asked:
-            for g in L.glyph_variants(an.ink_crop(pol, *rc), SECOND_LOOK):
-                extra.append(g)
-                owner.append(rc)
+        for rc, cuts in zip(asked, L.glyph_variants_of([an.ink_crop(pol, *rc) for rc in asked], SECOND_LOOK)):
+            extra += cuts
+            owner += [rc] * len(cuts)
         if extra:
             ims_e, meta_e = L.stack(extra)
             for rc, row in zip(owner, own.similarity(self.model.forward(ims_e, meta_e)[1], ims_e)):
@@ -2491,8 +2490,9 @@ class BoardReader:
         need = n * BLUR_SURE - (n - 1)
         hopeful = [(rc, g, p) for rc, g, p in zip(owner, glyphs, P) if float(p[:-2].max()) >= need]
         changed = []
-        for rc, g_mid, p_mid in hopeful:
-            cuts = L.glyph_variants(an.ink_crop(pol, *rc), BLUR_CUTS[:n // 2] + BLUR_CUTS[n // 2 + 1:])
+        others = L.glyph_variants_of([an.ink_crop(pol, *rc) for rc, _, _ in hopeful],
+                                     BLUR_CUTS[:n // 2] + BLUR_CUTS[n // 2 + 1:])
+        for (rc, g_mid, p_mid), cuts in zip(hopeful, others):
             if len(cuts) != n - 1:
                 continue
             P2, _ = self._classify(cuts, True)
@@ -2561,7 +2561,7 @@ class BoardReader:
         readings of those cuts)}, the readings' classes), the cuts of all ``cells`` read in one
         batch.  Squares no cut left a letter in are left out, and with ``every`` those some cut
         left none in."""
-        cut = {rc: L.glyph_variants(an.ink_crop(pol, *rc), thresholds) for rc in cells}
+        cut = dict(zip(cells, L.glyph_variants_of([an.ink_crop(pol, *rc) for rc in cells], thresholds)))
         cut = {rc: gs for rc, gs in cut.items() if gs and (not every or len(gs) == len(thresholds))}
         if not cut:
             return {}, ""
@@ -2634,19 +2634,12 @@ def _cut_at(an: Analysis, pol: int, cells, threshold: float,
             ink = ink.astype(np.float32)
             ink = np.clip(ink + gain * (ink - cv2.GaussianBlur(ink, (0, 0), sigma)), 0, 255)
         inks.append(ink)
-    if threshold == L.THRESHOLD_AT:
-        # the usual cut: all the squares' crops in one go (letters.glyphs_from_inks, the same
-        # glyphs as one by one, ~3x cheaper; the sharpened cuts of a first picture's ~20 letters
-        # in doubt cost ~5 ms one by one)
-        for rc, g in zip(cells, L.glyphs_from_inks(inks)):
-            if g is not None:
-                glyphs.append(g)
-                owner.append(rc)
-        return owner, glyphs
-    for rc, ink in zip(cells, inks):
-        g = L.glyph_variants(ink, (threshold,))
-        if g:
-            glyphs += g
+    # all the squares' crops in one go (letters.glyphs_from_inks, the same glyphs as one by one,
+    # ~3x cheaper; the sharpened cuts of a first picture's ~20 letters in doubt cost ~5 ms one
+    # by one, and its faint strokes' two lower cuts as much)
+    for rc, g in zip(cells, L.glyphs_from_inks(inks, threshold=threshold)):
+        if g is not None:
+            glyphs.append(g)
             owner.append(rc)
     return owner, glyphs
 
