@@ -30,6 +30,8 @@ Parts:
   doubts a letter, as ``companion vision read`` does);
 * locate + rectify + read time on 1920x1080 frames (one core), and re-read time with the board
   tracked and unchanged squares reused;
+* ``--only value-windows`` (asked for only): the point-value model alone on rendered value
+  windows, training fonts and fonts never seen, by class;
 * ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
   board round the square, small, binarised (how crops cut by hand from photos may look);
 * the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
@@ -747,6 +749,29 @@ def bench_calibrated(n: int, seed: int, role: str, hard: bool) -> dict:
     return tot
 
 
+def bench_value_windows(n: int, seed: int) -> str:
+    """The point-value model alone on rendered value windows, cut as the reader cuts them
+    (``calibration/train_values.value_data``: hard-camera boards, every letter a random value
+    from 1 to 10 a board, tiles printed without a value teaching "no value"): the share read
+    right, for the training fonts and the fonts never seen, and by class.  The reader weighs
+    these readings into a letter in doubt (``read.letter_by_value``), so a letter the letter
+    model doubts is helped only as far as its value window reads."""
+    from calibration.train_values import value_data
+
+    model = L.default_value_model()
+    if model is None:
+        return "value windows: no value model here"
+    lines = []
+    for role, name in (("train", "training fonts"), ("heldout", "fonts never seen")):
+        ims, meta, y = value_data(n, seed, role, 2)
+        pred = model.forward(ims.astype(np.float32) / 255, meta)[0].argmax(axis=1)
+        by_class = ", ".join(f"{c} {float((pred[y == i] == i).mean()):.2f}"
+                             for i, c in enumerate(L.VALUE_CLASSES) if (y == i).any())
+        lines.append(f"value windows, {name} ({n} boards): {float((pred == y).mean()):.4f} read right of {len(y)}; "
+                     f"by class (T = 10, ~ = no value): {by_class}")
+    return "\n".join(lines)
+
+
 def use_models(folder: Path) -> None:
     """Read with the models in ``folder`` (a training run's ``--out``): each of letters.npz,
     squares.npz and values.npz found there replaces the committed one in this process."""
@@ -783,7 +808,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
-                                       "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold"],
+                                       "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -879,6 +904,8 @@ def main(argv=None) -> int:
         print(bench_first_moves(max(40, a.boards * 3), a.seed + 300, values=True), flush=True)
     if a.only in (None, "jheidel"):
         print(bench_jheidel(not a.skip_tesseract, limit=a.tesseract_crops), flush=True)
+    if a.only == "value-windows":          # asked for only: ~2 minutes of rendering
+        print(bench_value_windows(max(8, a.boards // 7), a.seed + 600), flush=True)
     if a.only in (None, "crops"):
         print(bench_lone_crops(max(10, a.boards // 7), a.seed + 500), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:
