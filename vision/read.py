@@ -2634,9 +2634,9 @@ def _cut_at(an: Analysis, pol: int, cells, threshold: float,
             ink = ink.astype(np.float32)
             ink = np.clip(ink + gain * (ink - cv2.GaussianBlur(ink, (0, 0), sigma)), 0, 255)
         inks.append(ink)
-    # all the squares' crops in one go (letters.glyphs_from_inks, the same glyphs as one by one,
-    # ~3x cheaper; the sharpened cuts of a first picture's ~20 letters in doubt cost ~5 ms one
-    # by one, and its faint strokes' two lower cuts as much)
+    # all the squares' crops in one go (letters.glyphs_from_inks, the same glyphs as one by one
+    # in fewer calls; the usual cut of the sharpened ink so since the fifth session, the other
+    # thresholds -- the faint strokes' lower cuts, the blur cuts -- since the twenty-fifth)
     for rc, g in zip(cells, L.glyphs_from_inks(inks, threshold=threshold)):
         if g is not None:
             glyphs.append(g)
