@@ -2301,6 +2301,16 @@ def test_a_letter_read_as_a_bar_beside_another_letter_in_its_crop_is_asked_about
     assert reader._bar_beside_a_letter(an, 1, fresh, LABELS, np.full((15, 15), 0.6)) == []
 
 
+def _cuts_give(monkeypatch, cut):
+    """The reader's cuts of a letter at a share of its ink give ``cut(thresholds)`` (a list of
+    glyphs, one a threshold that leaves one): cut one crop at a time (``letters.glyph_variants``)
+    or all the squares' crops in one go (``letters.glyphs_from_inks``, what the reader calls
+    from four crops)."""
+    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: cut(thresholds))
+    monkeypatch.setattr(R.L, "glyphs_from_inks", lambda inks, min_contrast=28.0, threshold=R.L.THRESHOLD_AT:
+                        [next(iter(cut((threshold,))), None) for _ in inks])
+
+
 def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, monkeypatch):
     # a face of thick stems and thin horizontals under blur: an L's foot, an E's bottom bar fade
     # out of the usual cut, and the stem reads I, the rest F; cut lower, the stroke comes back
@@ -2310,17 +2320,17 @@ def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, m
     j_glyph, e_glyph, i_glyph = an.glyph(1, 5, 11), an.glyph(1, 3, 7), an.glyph(1, 2, 6)
     fresh = np.ones((15, 15), bool)
     shown = [row.replace("J", "I").replace("E", "F") for row in LABELS]     # J shown I, E shown F
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [j_glyph])
     sure = np.ones((15, 15), np.float32)                 # shown surely: only a fuller letter counts
     asked = reader._faint_stroke_lost(an, 1, fresh, shown, sure)
     assert asked.get((5, 11)) == "J" and asked.get((2, 6)) == "J"            # every I whose low cut reads J
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [e_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [e_glyph])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((3, 7)) == "E"
     # cut low, the letter shown reads as itself: it stands
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [i_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [i_glyph])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
     # squares kept from the previous frame are not asked again
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [j_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [j_glyph])
     assert reader._faint_stroke_lost(an, 1, np.zeros((15, 15), bool), shown, sure) == {}
 
 
@@ -2335,7 +2345,7 @@ def test_a_letter_less_a_faint_stroke_that_only_the_higher_low_cut_makes_whole_i
     shown = [row.replace("E", "F") for row in LABELS]
     sure = np.ones((15, 15), np.float32)
     cuts = {R.FAINT_CUT: [i_glyph], R.FAINT_CUT_FULLER: [e_glyph]}
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: cuts[thresholds[0]])
+    _cuts_give(monkeypatch, lambda thresholds: cuts[thresholds[0]])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((3, 7)) == "E"
     # neither cut makes the fuller letter: the F stands
     cuts[R.FAINT_CUT_FULLER] = [i_glyph]
@@ -2354,7 +2364,7 @@ def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_
     shown = [row[:5] + "I" + row[6:] if r == 2 else row for r, row in enumerate(LABELS)]   # the U shown I
     conf = np.ones((15, 15), np.float32)
     conf[2, 5] = R.FAINT_DOUBT - 0.1
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [u_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [u_glyph])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {(2, 5): "U"}
     # shown surely, it stands: cut that low a sure S or R fills in and reads B
     conf[2, 5] = R.FAINT_DOUBT + 0.05
@@ -2363,10 +2373,10 @@ def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_
     # cut low, it reads as itself, or as no letter: it stands
     shown_u = LABELS
     assert reader._faint_stroke_lost(an, 1, fresh, shown_u, conf) == {}
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [])
+    _cuts_give(monkeypatch, lambda thresholds: [])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
     # another letter read, but not surely (the X's glyph reads X surely: check the rule asks it)
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [x_glyph])
     assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {(2, 5): "X"}
     monkeypatch.setattr(R, "FAINT_SURE", 1.01)
     assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
@@ -2407,7 +2417,7 @@ def test_a_sharpened_cut_only_confirms_the_letter_guessed(pictures, monkeypatch)
     an = R.Analysis(board)
     reader = R.BoardReader(ENGLISH)
     x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [x_glyph])
     assert reader._sharpened(an, 1, {(6, 7): "X"}, {}, {})[(6, 7)][0] == "X"
     assert reader._sharpened(an, 1, {(6, 7): "K"}, {}, {}) == {}         # reads another letter: not switched
     assert reader._sharpened(an, 1, {}, {}, {}) == {}
@@ -2424,7 +2434,7 @@ def test_a_sharpened_cut_does_not_make_a_tile_of_a_square_that_may_be_empty(pict
     an = R.Analysis(board)
     reader = R.BoardReader(ENGLISH)
     x_glyph = an.glyph(1, 6, 7)
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [x_glyph])
     shaped = np.zeros(len(ENGLISH) + 2, np.float32)
     shaped[ENGLISH.index("X")], shaped[-1] = 0.65, 0.05
     no_letter = np.zeros(len(ENGLISH) + 2, np.float32)
@@ -2453,7 +2463,7 @@ def test_a_letter_shown_whose_sharpened_ink_reads_another_surely_is_asked_about(
     an = R.Analysis(board)
     reader = R.BoardReader(ENGLISH)
     x_glyph = an.glyph(1, 6, 7)                                  # the X of WAX, read surely
-    monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: [x_glyph])
+    _cuts_give(monkeypatch, lambda thresholds: [x_glyph])
     fresh = np.ones((15, 15), bool)
     shown = [row.replace("X", "K") for row in LABELS]            # the X shown as a K
     conf = np.full((15, 15), 0.8, np.float32)

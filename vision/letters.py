@@ -343,7 +343,7 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0,
     if len(inks) < BATCH_MIN or len({x.shape for x in inks}) > 1 or inks[0].shape[0] != inks[0].shape[1]:
         if threshold == THRESHOLD_AT:
             return [glyph_from_ink(x, min_contrast) for x in inks]
-        return [next(iter(glyph_variants(x, (threshold,), min_contrast)), None) for x in inks]
+        return [next(iter(glyph_variants(x, (threshold,), min_contrast=min_contrast)), None) for x in inks]
     stack = np.stack(inks)
     n, h, w = stack.shape
     y0, x0 = int(h * _MID), int(w * _MID)
