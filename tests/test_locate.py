@@ -369,6 +369,46 @@ def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
     assert _snap(patches, np.diag([10.0, 10.0, 1.0])) is None
 
 
+def _slanted_board_patches(seed=3):
+    """Patches at the middles of 70 % of a board's squares seen under a strong slant (the far
+    side 400 px, the near side 720 px), with their true lattice coordinates and sizes."""
+    from vision.locate import _local_side
+
+    grid = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    seen = np.float32([[300, 120], [700, 110], [860, 600], [140, 620]])
+    h = cv2.getPerspectiveTransform(grid, seen).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    true = np.array([(i, j) for i in range(15) for j in range(15) if rng.random() < 0.7], float)
+    patches = apply_h(h, true + 0.5) + rng.normal(0, 0.4, (len(true), 2))
+    return patches, _local_side(h, true) * 0.8, true
+
+
+def test_a_lattice_grown_a_row_off_in_one_corner_is_snapped_again_from_the_patches_that_agree():
+    """A lattice grown over part of a slanted board with a corner's patches snapped one row
+    off, and its fit bent to carry them, is replaced by the lattice the agreeing patches fit:
+    every patch of the board joins it, each at its own square."""
+    from vision.locate import _fit_lattice, _unaliased
+
+    patches, sizes, true = _slanted_board_patches()
+    grown = (true[:, 0] < 8) & (true[:, 1] > 4)
+    coords = true.copy()
+    off = grown & (true[:, 0] < 3) & (true[:, 1] > 11)
+    coords[off, 1] -= 1
+    bent = _fit_lattice(coords[grown], patches[grown])
+    h, inliers, mended = _unaliased(patches, sizes, (bent, grown.copy(), coords))
+    assert off.sum() >= 4 and inliers.all()
+    assert (mended == true).all()
+
+
+def test_a_lattice_whose_patches_all_agree_is_kept_as_it_is():
+    from vision.locate import _fit_lattice, _unaliased
+
+    patches, sizes, true = _slanted_board_patches()
+    grown = (true[:, 0] < 8) & (true[:, 1] > 4)
+    lattice = (_fit_lattice(true[grown], patches[grown]), grown, true)
+    assert _unaliased(patches, sizes, lattice) is lattice
+
+
 @pytest.mark.parametrize("style,t", [("classic", -12), ("mattel", -20), ("wood", -30)])
 def test_patches_of_one_colour_range_are_those_whose_every_channel_stays_within_it(style, t):
     """A pixel is in a patch (t < 0) when, after a 3x3 smoothing, the range of each of its
