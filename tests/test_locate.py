@@ -306,6 +306,33 @@ def test_a_board_whose_prints_have_no_hue_is_found_by_their_lightness():
     assert corner_error(loc.corners, sc.corners) < 0.5
 
 
+def test_a_board_its_lightness_places_a_column_off_is_not_shown_where_colour_placed_it_unambiguously():
+    """Wood-toned prints (seed 92): every colour try places the grid with a clear lead but too
+    weakly to take it, and two lightness scorings agree on a grid a column off.  The board is
+    refused rather than shown a column off (it was, before the colour tries had a say)."""
+    sc = _hueless_prints_scene(92)
+    try:
+        loc = locate_auto(sc.frame, "wood.jpg")
+    except VisionError as e:
+        assert "no Scrabble board found for sure" in str(e)
+    else:
+        assert corner_error(loc.corners, sc.corners) < 0.5
+
+
+def test_lightness_is_overruled_only_by_a_colour_window_that_leads_clearly_and_lies_elsewhere():
+    from vision.locate import COLOUR_LEAD_CLEAR, _colour_places_it_elsewhere
+
+    grid = np.array([[100.0, 100], [850, 100], [850, 850], [100, 850]])
+    a_column_off = grid + [50.0, 0]
+    def colour(lead, corners=grid):
+        return BoardLocation(corners, 0.29, "auto", (1920, 1080), {"score": 8.0, "second": 8.0 - lead})
+    def lightness(corners):
+        return BoardLocation(corners, 0.82, "auto", (1920, 1080), {})
+    assert _colour_places_it_elsewhere(colour(COLOUR_LEAD_CLEAR + 2), lightness(a_column_off))
+    assert not _colour_places_it_elsewhere(colour(COLOUR_LEAD_CLEAR - 1), lightness(a_column_off))
+    assert not _colour_places_it_elsewhere(colour(COLOUR_LEAD_CLEAR + 2), lightness(grid + [10.0, 0]))
+
+
 @pytest.mark.parametrize("seed", [0, 3, 5, 11, 25])
 def test_a_floor_of_coloured_tiles_is_no_board_in_colour_or_in_grey(seed):
     from vision.frames import tiled_floor

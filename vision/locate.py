@@ -845,7 +845,10 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
         if best is None or best.confidence < min_confidence:
             # taken only where two tries agree, each HUELESS_SURE sure (at the grey floor, 5 of 30
             # random coloured floors without a board were taken for one)
-            best = _agreed(by_lightness, HUELESS_SURE) or best
+            hueless = _agreed(by_lightness, HUELESS_SURE)
+            if hueless is not None and best is not None and _colour_places_it_elsewhere(best, hueless):
+                hueless = None
+            best = hueless or best
     if best is None or best.confidence < min_confidence:
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -912,6 +915,28 @@ def _locate_upscaled(img: np.ndarray, name: str, min_confidence: float) -> Board
 #: found even at twice the size, against 3 at 1280x720 and 2 at 1920x1080 (``bench_read.py
 #: --only sizes``, seed 5000; boards partly out of the frame aside).  Its "no board" says so.
 LOW_RESOLUTION_SIDE = 1000
+
+
+#: A colour try's best window leading the next by this much (premium-score units; a lead of 5
+#: is a full lead to :func:`_confidence`) is an unambiguous choice of window, however weak its
+#: score (:func:`_colour_places_it_elsewhere`).
+COLOUR_LEAD_CLEAR = 5.0
+
+
+def _colour_places_it_elsewhere(by_colour: BoardLocation, by_lightness: BoardLocation) -> bool:
+    """Whether the colour tries' best grid, too weak to take but its window unambiguous, is
+    more than half a square from the grid the lightness scorings agreed on.
+
+    Then the lightness grid is not taken: a board whose prints have a hue scores by colour,
+    however weakly, and lightness alone can take a frame round the grid of the squares' own
+    lightness for a column of them.  On a hard-camera scene (`random_scene` seed 35100, board
+    197: a hand over the right edge, maroon tiles the colour of the triple-word squares, a frame
+    of the plain squares' colour) every colour try placed the grid right at 0.29, under the
+    floor, its window 7 ahead of the next, and two lightness scorings agreed on a grid a column
+    off at 0.82: it was shown as the board.  A board whose prints have no hue gives the colour
+    tries no such lead."""
+    lead = by_colour.details.get("score", 0.0) - by_colour.details.get("second", 0.0)
+    return lead >= COLOUR_LEAD_CLEAR and corner_error(by_lightness.corners, by_colour.corners) > 0.5
 
 
 def _low_resolution(w: int, h: int) -> str:
