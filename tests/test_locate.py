@@ -389,6 +389,38 @@ def test_a_pale_board_with_faint_white_lines_is_found_in_a_noisy_blurred_photo(m
         locate_auto(frame)
 
 
+def test_a_faint_boards_view_smoothed_as_its_try_was_sees_more_squares_and_fits_them_tighter():
+    from vision.locate import FAINT_SMOOTH, FAINT_T, _refine_in_view
+
+    frame, truth = _pale_board_photo()
+    guess = truth + np.random.default_rng(2).normal(0, 8, (4, 2))
+    plain = _refine_in_view(frame, guess, FAINT_T)
+    soft = _refine_in_view(frame, guess, FAINT_T, smooth=FAINT_SMOOTH)
+    assert soft[1]["view_cells"] > 2 * plain[1]["view_cells"]
+    assert soft[1]["rms_cells"] < plain[1]["rms_cells"]
+    assert corner_error(soft[0], truth) < corner_error(plain[0], truth)
+
+
+def test_a_faint_tries_grid_is_refined_by_whichever_look_fits_its_squares_best(monkeypatch):
+    """A try that smoothed its picture looks at the grid three ways -- its own threshold plain
+    and smoothed, and the colour range -- and keeps the look whose squares fit best."""
+    import vision.locate as locate
+
+    fits = {(locate.FAINT_T, 0.0): 0.18, (locate.FAINT_T, locate.FAINT_SMOOTH): 0.06, (-12, 0.0): 0.10}
+    looked = []
+
+    def look(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        looked.append((t, smooth))
+        return corners + 1.0, {"view_cells": 50, "rms_cells": fits[(t, smooth)]}
+
+    monkeypatch.setattr(locate, "_refine_in_view", look)
+    frame, truth = _pale_board_photo()
+    loc = locate_auto(frame)
+    assert loc.details["threshold"] == locate.FAINT_T
+    assert sorted(looked[-3:]) == sorted(fits)
+    assert loc.details["rms_cells"] == 0.06
+
+
 def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
     from vision.locate import _snap
 
