@@ -431,6 +431,11 @@ CONSENSUS_CELLS = 0.2
 #: more patches (a share of its own, at least ALIAS_GAIN_MIN) join it.
 ALIAS_GAIN = 0.25
 ALIAS_GAIN_MIN = 4
+#: A lattice is snapped again only where this share of its patches (and ALIAS_OFF_MIN) do not
+#: agree: a patch or two near the snap's tolerance disagree on most lattices, and the snap costs
+#: 2-7 ms a lattice (a row grown off carries several: 7 of 47 on the scene it was found on).
+ALIAS_OFF = 0.1
+ALIAS_OFF_MIN = 3
 
 
 def _unaliased(P: np.ndarray, S: np.ndarray, res):
@@ -445,9 +450,9 @@ def _unaliased(P: np.ndarray, S: np.ndarray, res):
     a lattice's patches do not agree with one homography: the largest set that does (RANSAC,
     within :data:`CONSENSUS_CELLS` of a square) is the board's true part, and snapped again from
     its fit the board's other squares join -- 106 patches there instead of 47, none a square off.
-    A lattice whose patches all agree is kept as it is; one snapped again replaces it only where
-    many more patches join (:data:`ALIAS_GAIN`), so a sound lattice is not refitted for the
-    few edge patches an unbounded snap may add.
+    A lattice whose patches all agree but a few (:data:`ALIAS_OFF`) is kept as it is; one
+    snapped again replaces it only where many more patches join (:data:`ALIAS_GAIN`), so a sound
+    lattice is not refitted for the few edge patches an unbounded snap may add.
     """
     h, inl, r = res
     n = int(inl.sum())
@@ -456,7 +461,7 @@ def _unaliased(P: np.ndarray, S: np.ndarray, res):
     side = float(np.median(_local_side(h, r[inl])))
     fit, agree = cv2.findHomography((r[inl] + 0.5).astype(np.float64), P[inl].astype(np.float64),
                                     cv2.RANSAC, CONSENSUS_CELLS * side, maxIters=2000, confidence=0.999)
-    if fit is None or agree is None or int(agree.sum()) == n:
+    if fit is None or agree is None or n - int(agree.sum()) < max(ALIAS_OFF_MIN, ALIAS_OFF * n):
         return res
     again = _snap(P, fit, tol=0.22, S=S)
     if again is None or again[1].sum() < n + max(ALIAS_GAIN_MIN, ALIAS_GAIN * n):
