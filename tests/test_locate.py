@@ -451,11 +451,11 @@ def test_a_lattice_grown_a_row_off_in_one_corner_is_snapped_again_from_the_patch
     patches, sizes, true = _slanted_board_patches()
     grown = (true[:, 0] < 8) & (true[:, 1] > 4)
     coords = true.copy()
-    off = grown & (true[:, 0] < 3) & (true[:, 1] > 11)
+    off = grown & (true[:, 0] < 4) & (true[:, 1] > 10)
     coords[off, 1] -= 1
     bent = _fit_lattice(coords[grown], patches[grown])
     h, inliers, mended = _unaliased(patches, sizes, (bent, grown.copy(), coords))
-    assert off.sum() >= 4 and inliers.all()
+    assert off.sum() >= 0.1 * grown.sum() and inliers.all()
     assert (mended == true).all()
 
 
