@@ -784,7 +784,6 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
         info["why"] = "degenerate grid"
         return None
     if refine and conf >= MIN_CONFIDENCE:
-        refined = False
         smooth = info.get("smooth", 0.0)
         looks = [(t, 0.0), (-12 if t > 0 else 14, 0.0)]
         if smooth:
@@ -803,8 +802,7 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
         if kept is not None:
             corners = kept[0]
             info.update(kept[1])
-            refined = True
-        if not refined and info["cells"] < 40:
+        elif info["cells"] < 40:
             conf = round(conf * 0.6, 3)  # few squares seen and no second look: geometry uncertain
     corners = order_corners(corners)
     return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info)
