@@ -501,8 +501,21 @@ def test_board_half_out_of_the_picture():
 
 def test_badly_blurred_picture():
     img, _ = _board(seed=6, blur=12)
-    with pytest.raises(VisionError, match="blurred|no Scrabble board"):
+    with pytest.raises(VisionError, match="too blurred to find the board") as err:
         locate_auto(img)
+    assert err.value.reason == "blurred"
+
+
+@pytest.mark.parametrize("grey", [70, 128, 235])
+def test_an_even_surface_is_no_board_not_a_blurred_one(grey):
+    # a wall, a cloth, a covered lens in daylight: nothing to focus on, so "focus the camera"
+    # would send the players after the wrong fault
+    rng = np.random.default_rng(grey)
+    img = np.clip(rng.normal(grey, 3, (1080, 1920, 3)), 0, 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 2)
+    with pytest.raises(VisionError, match="wall.jpg: no Scrabble board found: the picture shows one even surface") as err:
+        locate_auto(img, "wall.jpg")
+    assert err.value.reason == "no-board"
 
 
 def test_not_an_image():

@@ -155,6 +155,19 @@ def _sharpness(gray: np.ndarray) -> float:
     return float(cv2.Laplacian(gray, cv2.CV_32F).var())
 
 
+# A picture with no edges (too blurred to find a board in) is a blurred board only if its lightness
+# varies: a board's squares, tiles and table part it. Real photos of boards, however blurred
+# (jheidel, quanyuan; one of them under a blur of 8 px): 96-195 grey levels between the 5th and
+# 95th percentiles; an even wall, cloth or covered lens a few levels, its noise.
+PLAIN_SPREAD = 24
+
+
+def _lightness_spread(gray: np.ndarray) -> float:
+    """Grey levels between the picture's 5th and 95th percentile of lightness."""
+    lo, hi = np.percentile(gray, (5, 95))
+    return float(hi - lo)
+
+
 # --------------------------------------------------------------------------------------------
 # Automatic: lattice of uniform squares + premium colour pattern
 # --------------------------------------------------------------------------------------------
@@ -877,6 +890,10 @@ def locate_auto(image: np.ndarray, name: str = "picture", *, allow_outside: bool
         small, _ = _working(img, WORK_SIDE, f0)
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         if _sharpness(gray) < 40:
+            if _lightness_spread(gray) < PLAIN_SPREAD:
+                raise VisionError(f"{name}: no Scrabble board found: the picture shows one even surface, "
+                                  "nothing in it (a wall, a cloth, the lens covered?); point the camera at "
+                                  "the board", "no-board")
             raise VisionError(f"{name}: picture too blurred to find the board "
                               "(hold the camera still and focus on the board)", "blurred")
         if not grey and not _upscaled and max(h, w) < UPSCALE_BELOW:
