@@ -421,6 +421,62 @@ def test_a_faint_tries_grid_is_refined_by_whichever_look_fits_its_squares_best(m
     assert loc.details["rms_cells"] == 0.06
 
 
+def _grainy(img, sigma, seed):
+    """A photo under a cheap camera's sensor noise in dim light: ``sigma`` levels a channel."""
+    noise = np.random.default_rng(seed).normal(0, sigma, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("style,seed,sigma", [("classic", 2, 12), ("deluxe", 6, 12), ("wood", 5, 16)])
+def test_a_grainy_photos_grid_is_refined_in_the_view_smoothed(style, seed, sigma):
+    """Noise hides most squares in the plain refining view and scatters the rest (fitted ~0.2 of
+    a square apart): the grid was pulled 0.5-0.75 of a square off and shown at confidence 1.0.
+    A look that loose is made again in the view smoothed, where the squares fit tightly."""
+    img, truth = _board(style, seed=seed)
+    loc = locate_auto(_grainy(img, sigma, seed * 7 + sigma))
+    assert corner_error(loc.corners, truth) < 0.35
+    assert loc.details["rms_cells"] <= 0.12
+
+
+def _looks_with(monkeypatch, plain):
+    """locate_auto on a sharp board with the refining looks replaced: a plain view's look gives
+    ``plain(corners)``, a smoothed view's fits 100 squares 0.03 apart; the looks made listed."""
+    import vision.locate as locate
+
+    looked = []
+
+    def look(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        looked.append(smooth)
+        return (corners, {"view_cells": 100, "rms_cells": 0.03}) if smooth else plain(corners)
+
+    monkeypatch.setattr(locate, "_refine_in_view", look)
+    img, _ = _board("classic", seed=1)
+    return locate_auto(img), looked
+
+
+def test_a_try_no_plain_look_fits_is_looked_at_smoothed(monkeypatch):
+    import vision.locate as locate
+
+    loc, looked = _looks_with(monkeypatch, lambda corners: None)
+    assert looked == [0.0, 0.0, locate.NOISE_SMOOTH]
+    assert loc.details["view_cells"] == 100
+
+
+def test_a_look_that_saw_few_of_the_lattices_squares_is_made_again_smoothed(monkeypatch):
+    import vision.locate as locate
+
+    loc, looked = _looks_with(monkeypatch, lambda corners: (corners, {"view_cells": 10, "rms_cells": 0.06}))
+    assert looked == [0.0, locate.NOISE_SMOOTH]
+    assert loc.details["view_cells"] == 100
+
+
+def test_a_look_that_fits_many_squares_tightly_is_not_made_again(monkeypatch):
+    # the plain view of a sharp photo: one look, no second one (no cost on most pictures)
+    loc, looked = _looks_with(monkeypatch, lambda corners: (corners, {"view_cells": 200, "rms_cells": 0.05}))
+    assert looked == [0.0]
+    assert loc.details["view_cells"] == 200
+
+
 def test_patches_all_on_one_line_are_no_lattice_not_a_crash():
     from vision.locate import _snap
 
