@@ -524,6 +524,39 @@ def test_a_lattice_whose_patches_all_agree_is_kept_as_it_is():
     assert _unaliased(patches, sizes, lattice) is lattice
 
 
+def test_a_lattice_snapped_again_does_not_end_the_search_for_a_larger_one(monkeypatch):
+    """The lattice search stops at the first seed that grows enough squares.  A lattice snapped
+    again (:func:`_unaliased`) can gain squares and still be bent: its count as it grew decides,
+    and the next seed, growing more squares on its own, is tried and kept."""
+    import vision.locate as locate
+
+    patches, sizes, true = _slanted_board_patches()
+    n = len(patches)
+    small_part = np.flatnonzero((true[:, 0] < 5) & (true[:, 1] < 5))       # a first seed's few squares
+    monkeypatch.setattr(locate, "_components", lambda P, S: ([small_part.tolist(), list(range(n))], true))
+    seeds = []
+
+    def grown_as(P, S, res):                 # the first seed grows no further than its part
+        seeds.append(len(seeds))
+        h, inl, r = res
+        if len(seeds) == 1:
+            inl = np.isin(np.arange(n), small_part)
+        return h, inl, r
+
+    def snapped_again(P, S, res):
+        h, inl, r = res
+        if inl.sum() >= 0.6 * n:
+            return res
+        more = np.zeros(n, bool)
+        more[: int(0.45 * n)] = True         # enough to stop on, fewer than the whole board
+        return h, more, r
+
+    monkeypatch.setattr(locate, "_undiagonal", grown_as)
+    monkeypatch.setattr(locate, "_unaliased", snapped_again)
+    h, inliers, coords = locate._lattice(patches, sizes)
+    assert len(seeds) == 2 and inliers.sum() > 0.6 * n
+
+
 @pytest.mark.parametrize("style,t", [("classic", -12), ("mattel", -20), ("wood", -30)])
 def test_patches_of_one_colour_range_are_those_whose_every_channel_stays_within_it(style, t):
     """A pixel is in a patch (t < 0) when, after a 3x3 smoothing, the range of each of its
