@@ -845,8 +845,12 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
         if kept is not None:
             corners = kept[0]
             info.update(kept[1])
-        elif info["cells"] < 40:
-            conf = round(conf * 0.6, 3)  # few squares seen and no second look: geometry uncertain
+        elif info["cells"] < 40 or not smooth:
+            # no look fits the grid where the lattice put it: geometry uncertain.  Few squares seen;
+            # or a lattice bent by a grainy photo's noise (47 squares, 1.7 squares off at a corner,
+            # every look -- the smoothed one fitting 113 squares 0.04 apart -- moving it further
+            # than a look may): the later tries are made, and a surer one is taken
+            conf = round(conf * 0.6, 3)
     corners = order_corners(corners)
     return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info)
 
