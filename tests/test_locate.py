@@ -475,6 +475,23 @@ def test_a_grid_no_look_fits_is_held_in_doubt_and_the_later_tries_are_made(monke
     assert corner_error(loc.corners, truth) < 0.5
 
 
+def test_a_loose_look_whose_smoothed_view_fits_tighter_elsewhere_holds_the_grid_in_doubt(monkeypatch):
+    """The plain look fits the lattice's grid loosely, the smoothed view fits tightly a grid
+    two squares away: one of the two is wrong, and the lattice (which the loose look agrees with)
+    may be bent.  Neither is shown surely: the later tries are made."""
+    import vision.locate as locate
+
+    def look(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        if smooth:
+            return corners + 2 * locate.cell_size(corners), {"view_cells": 120, "rms_cells": 0.03}
+        return corners, {"view_cells": 100, "rms_cells": 0.15}
+
+    monkeypatch.setattr(locate, "_refine_in_view", look)
+    img, _ = _board("classic", seed=1)
+    loc = locate_auto(img)
+    assert loc.details["attempts"] > 1 and loc.confidence < 0.8
+
+
 def test_a_look_that_saw_few_of_the_lattices_squares_is_made_again_smoothed(monkeypatch):
     import vision.locate as locate
 

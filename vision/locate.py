@@ -819,37 +819,47 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
             # a try that smoothed its picture: its view is looked at smoothed too, and of the
             # three looks the one whose squares fit the grid best is kept (see _refine_in_view)
             looks.insert(1, (t, smooth))
-        kept = None
+        reach = 0.8 * cell_size(corners)        # a look moving a corner further is not a refinement
+
+        def near(look) -> bool:
+            return look is not None and np.linalg.norm(look[0] - corners, axis=1).max() < reach
+
+        kept, doubt = None, False
         for tt, sm in looks:
             ref = _refine_in_view(img, corners, tt, small=small, f=f, box=box, smooth=sm)
-            if ref is None or np.linalg.norm(ref[0] - corners, axis=1).max() >= 0.8 * cell_size(corners):
+            if not near(ref):
                 continue
             if kept is None or ref[1]["rms_cells"] < kept[1]["rms_cells"]:
                 kept = ref
             if not smooth:
                 if ref[1]["rms_cells"] > LOOSE_FIT or ref[1]["view_cells"] < FEW_SEEN * info["cells"]:
                     # a grainy photo's noise hides most squares in the plain view and leaves the rest
-                    # scattered: the same look at the view smoothed, the better fit kept
+                    # scattered: the same look at the view smoothed, the better fit kept -- and where
+                    # that fits tighter but elsewhere, the lattice itself is in doubt (bent by the
+                    # noise: 1.7 squares off at a corner, the plain look fitting it 0.14 apart, the
+                    # smoothed one 0.03 apart on a grid 1.5 squares away, the right one)
                     again = _refine_in_view(img, corners, tt, small=small, f=f, box=box, smooth=NOISE_SMOOTH)
-                    if again is not None and again[1]["rms_cells"] < ref[1]["rms_cells"] \
-                            and np.linalg.norm(again[0] - corners, axis=1).max() < 0.8 * cell_size(corners):
-                        kept = again
+                    if again is not None and again[1]["rms_cells"] < ref[1]["rms_cells"]:
+                        if near(again):
+                            kept = again
+                        else:
+                            doubt = True
                 break                   # the first look that fits, as every other try takes
         if kept is None and not smooth:
             # no look fits in the plain view: the view smoothed, as above (under heavier noise the
             # plain view's squares fit no grid at all, and the lattice's own corners can be 0.5-0.8
             # of a square off)
             again = _refine_in_view(img, corners, looks[0][0], small=small, f=f, box=box, smooth=NOISE_SMOOTH)
-            if again is not None and np.linalg.norm(again[0] - corners, axis=1).max() < 0.8 * cell_size(corners):
+            if near(again):
                 kept = again
         if kept is not None:
             corners = kept[0]
             info.update(kept[1])
-        elif info["cells"] < 40 or not smooth:
-            # no look fits the grid where the lattice put it: geometry uncertain.  Few squares seen;
-            # or a lattice bent by a grainy photo's noise (47 squares, 1.7 squares off at a corner,
-            # every look -- the smoothed one fitting 113 squares 0.04 apart -- moving it further
-            # than a look may): the later tries are made, and a surer one is taken
+        if doubt or (kept is None and (info["cells"] < 40 or not smooth)):
+            # geometry uncertain: few squares seen and no look fits; or a lattice bent by a grainy
+            # photo's noise (47 squares, 1.7 squares off at a corner, every look -- the smoothed
+            # one fitting 113 squares 0.04 apart -- moving it further than a look may); or looks
+            # that disagree (above): the later tries are made, and a surer one is taken
             conf = round(conf * 0.6, 3)
     corners = order_corners(corners)
     return BoardLocation(corners, conf, "auto", (img.shape[1], img.shape[0]), info)
