@@ -61,7 +61,7 @@ FAINT_T, FAINT_SMOOTH = 4, 1.0     # the last tries: a pale board's faint lines 
 # A try none of whose plain looks fits is looked at smoothed too, and so is a look that saw fewer
 # than FEW_SEEN of the lattice's squares (under heavier noise, sigma 16: 35-43 squares of 133-158,
 # fitted tightly, 0.06, but all on one part of the board, and the grid moved 0.56-0.63 off;
-# smoothed, 141-161 squares and the grid stays).  Real frames see 0.6-0.8 of them.
+# smoothed, 141-161 squares and the grid stays).  Real frames see 0.73 or more of them.
 LOOSE_FIT = 0.12
 FEW_SEEN = 0.4
 NOISE_SMOOTH = 1.0
