@@ -438,6 +438,20 @@ def test_a_grainy_photos_grid_is_refined_in_the_view_smoothed(style, seed, sigma
     assert loc.details["rms_cells"] <= 0.12
 
 
+@pytest.mark.parametrize("style,seed", [("classic", 3), ("wood", 7)])
+def test_a_close_guess_on_a_grainy_photo_is_snapped_onto_its_squares(style, seed):
+    """refine_corners (after tracking, markers, a profile) on a photo under sensor noise: the
+    plain view saw too few squares to fit, and a tracked board was lost or carried off a little
+    more each frame; the view smoothed finds them."""
+    from vision.geometry import cell_size
+    from vision.locate import refine_corners
+
+    img, truth = _board(style, seed=seed)
+    guess = truth + np.random.default_rng(seed).uniform(-0.15, 0.15, (4, 2)) * cell_size(truth)
+    snapped = refine_corners(_grainy(img, 14, seed + 50), guess)
+    assert snapped is not None and corner_error(snapped[0], truth) < 0.3
+
+
 def _looks_with(monkeypatch, plain):
     """locate_auto on a sharp board with the refining looks replaced: a plain view's look gives
     ``plain(corners)``, a smoothed view's fits 100 squares 0.03 apart; the looks made listed."""
