@@ -26,7 +26,8 @@ Sections:
   (``random_scene``, hard and standard cameras), each board found within half a square, refused,
   or found wrong.
 * noise: the quanyuan frames under a cheap camera's sensor noise in dim light (Gaussian, sigma
-  12-24 grey levels a channel): found right, refused, found wrong.
+  12-24 grey levels a channel): found right, refused, found wrong; and the tracking sequence
+  under the same noise.
 * look: a board found again by how it looked in an earlier photo (pairs of rendered hand-held
   black-and-white photos of real games, the earlier one's corners put a little off on purpose):
   windows right or wrong, and how many of each the tracker's thresholds take.
@@ -138,8 +139,9 @@ def bench_quanyuan(quick: bool) -> dict:
     return out
 
 
-def bench_tracking() -> dict:
-    """The quanyuan frames in time order (one per time stamp) through one BoardTracker."""
+def bench_tracking(noise: float = 0.0) -> dict:
+    """The quanyuan frames in time order (one per time stamp) through one BoardTracker; with
+    ``noise``, each frame under Gaussian sensor noise of that sigma (a seed of its own a frame)."""
     root = SHARED / "corners" / "quanyuan" / "train"
     if not root.exists():
         return {"skipped": "../shared/corners/quanyuan not present"}
@@ -154,8 +156,12 @@ def bench_tracking() -> dict:
             seq.append(name)
     tracker = BoardTracker()
     per: dict[str, list] = {}
-    for name in seq:
-        loc, w, c = _timed(tracker.update, cv2.imread(str(root / name)), name)
+    for i, name in enumerate(seq):
+        img = cv2.imread(str(root / name))
+        if noise:
+            rng = np.random.default_rng(int(100 * noise) + i)
+            img = np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+        loc, w, c = _timed(tracker.update, img, name)
         kind = "error" if isinstance(loc, VisionError) else loc.method
         e = np.inf if isinstance(loc, VisionError) else corner_error(loc.corners, truth[name])
         per.setdefault(kind, []).append((e, c))
@@ -487,6 +493,11 @@ def bench_noise(quick: bool) -> dict:
                 tally["wrong"] += 1
                 wrong.append(f"{name} {e:.2f} squares off (confidence {loc.confidence:.2f})")
         out[f"sigma_{sigma}"] = {**tally, "found_wrong": wrong}
+        if not quick:       # the same noise on the frames of a game in time order, tracked
+            t = bench_tracking(sigma)
+            out[f"sigma_{sigma}"]["tracked_sequence"] = {
+                k: {"frames": v["frames"], "within_0.5": v["within_0.5"], "max_error_squares": v["max_error_squares"]}
+                for k, v in t.items() if isinstance(v, dict) and "frames" in v}
     return out
 
 
