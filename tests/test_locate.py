@@ -452,6 +452,25 @@ def test_a_close_guess_on_a_grainy_photo_is_snapped_onto_its_squares(style, seed
     assert snapped is not None and corner_error(snapped[0], truth) < 0.3
 
 
+def test_a_snap_that_stays_loose_in_the_smoothed_view_too_is_not_taken(monkeypatch):
+    """A tracked board is snapped from where the flow put it; a snap whose squares fit the grid
+    loosely in the plain view and the smoothed one alike is not taken (the tracker keeps the
+    flow's corners for a small move, or finds the board afresh): taken, it carried a board 0.5
+    of a square off under heavy noise."""
+    import vision.locate as locate
+
+    looked = []
+
+    def loose(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        looked.append(smooth)
+        return corners, {"view_cells": 40, "rms_cells": 0.19}
+
+    monkeypatch.setattr(locate, "_refine_in_view", loose)
+    img, truth = _board("classic", seed=1)
+    assert locate.refine_corners(img, truth) is None
+    assert looked == [0.0, locate.NOISE_SMOOTH]
+
+
 def _looks_with(monkeypatch, plain):
     """locate_auto on a sharp board with the refining looks replaced: a plain view's look gives
     ``plain(corners)``, a smoothed view's fits 100 squares 0.03 apart; the looks made listed."""

@@ -1235,21 +1235,21 @@ def refine_corners(image: np.ndarray, corners, *, max_shift_cells: float = 0.6) 
     def near(look) -> bool:
         return look is not None and np.linalg.norm(look[0] - guess, axis=1).max() <= max_shift_cells * cs
 
+    def tight(look) -> bool:
+        return near(look) and look[1]["rms_cells"] <= LOOSE_FIT
+
     found = None
     for t in (-12, 14):
         ref = _refine_in_view(img, guess, t)
         if near(ref):
             found = ref
-            if ref[1]["rms_cells"] > LOOSE_FIT:
-                # a grainy photo (see _place): the view smoothed, the tighter fit kept -- a tracked
-                # board's corners were carried off by the noise a little more each frame
-                again = _refine_in_view(img, guess, t, smooth=NOISE_SMOOTH)
-                if near(again) and again[1]["rms_cells"] < ref[1]["rms_cells"]:
-                    found = again
             break
-    if found is None:
-        again = _refine_in_view(img, guess, -12, smooth=NOISE_SMOOTH)
-        found = again if near(again) else None
+    if not tight(found):
+        # a grainy photo (see _place): a loose look, or none, is made again in the view smoothed,
+        # and a snap still that loose is not taken -- a tracked board's corners were carried off
+        # by the noise a little more each frame (snaps fitted 0.18-0.19 of a square apart)
+        again = _refine_in_view(img, guess, t if found is not None else -12, smooth=NOISE_SMOOTH)
+        found = again if tight(again) else None
     if found is None:
         return None
     info = dict(found[1])
