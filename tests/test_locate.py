@@ -658,6 +658,24 @@ def test_badly_blurred_picture():
     assert err.value.reason == "blurred"
 
 
+def test_no_board_found_in_an_overexposed_picture_says_to_lower_the_exposure():
+    # a cream board under a camera set too bright: its squares clip to white, the lines between
+    # them fade, and no grid is found -- the players are told why, not only that
+    img, _ = _board("classic", seed=2)
+    bright = np.clip(img * 1.6 + 40, 0, 255).astype(np.uint8)
+    with pytest.raises(VisionError, match="no Scrabble board found .*overexposed.*lower the camera's exposure") as err:
+        locate_auto(bright)
+    assert err.value.reason == "no-board"
+
+
+def test_a_picture_without_a_board_is_not_called_overexposed():
+    rng = np.random.default_rng(5)
+    table = cv2.GaussianBlur(rng.integers(40, 200, (720, 1280, 3)).astype(np.uint8), (0, 0), 3)
+    with pytest.raises(VisionError, match="no Scrabble board") as err:
+        locate_auto(table)
+    assert "overexposed" not in str(err.value)
+
+
 @pytest.mark.parametrize("grey", [70, 128, 235])
 def test_an_even_surface_is_no_board_not_a_blurred_one(grey):
     # a wall, a cloth, a covered lens in daylight: nothing to focus on, so "focus the camera"
