@@ -525,6 +525,21 @@ def test_a_loose_look_whose_smoothed_view_fits_tighter_elsewhere_holds_the_grid_
     assert loc.details["attempts"] > 1 and loc.confidence < 0.8
 
 
+def test_a_grid_refined_on_few_squares_is_held_in_doubt(monkeypatch):
+    """A look that fits few squares tightly extrapolates the grid far past them (a white-on-white
+    board: 33 squares on one part, a far corner 0.53 of a square off): the try is held in doubt,
+    and the next try, seeing more, is taken."""
+    import vision.locate as locate
+
+    def few(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        return corners, {"view_cells": locate.FEW_REFINED - 5, "rms_cells": 0.03}
+
+    monkeypatch.setattr(locate, "_refine_in_view", few)
+    img, _ = _board("classic", seed=1)
+    loc = locate_auto(img)
+    assert loc.details["attempts"] > 1 and loc.confidence < 0.8
+
+
 def test_a_look_that_saw_few_of_the_lattices_squares_is_made_again_smoothed(monkeypatch):
     import vision.locate as locate
 
