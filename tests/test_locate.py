@@ -540,6 +540,21 @@ def test_a_grid_refined_on_few_squares_is_held_in_doubt(monkeypatch):
     assert loc.details["attempts"] > 1 and loc.confidence < 0.8
 
 
+def test_a_faint_tries_grid_whose_best_look_is_still_loose_is_held_in_doubt(monkeypatch):
+    """A faint try keeps the best of its three looks; where even that fits its squares loosely
+    they do not make one grid (a pale board's grid 1.27 squares off at confidence 0.37, refused
+    now): the try is held in doubt -- its confidence times 0.6."""
+    import vision.locate as locate
+
+    def loose(img, corners, t=14, rounds=2, small=None, f=1, box=None, smooth=0.0):
+        return corners, {"view_cells": 60, "rms_cells": 0.16}
+
+    monkeypatch.setattr(locate, "_refine_in_view", loose)
+    frame, _ = _pale_board_photo()
+    loc = locate_auto(frame)
+    assert loc.details["threshold"] == locate.FAINT_T and loc.confidence <= 0.6
+
+
 def test_a_look_that_saw_few_of_the_lattices_squares_is_made_again_smoothed(monkeypatch):
     import vision.locate as locate
 

@@ -860,6 +860,9 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
             # board 33 squares on one part, fitted 0.03 apart, carried a far corner 0.53 of a
             # square off, where the next try saw 42 squares and placed it within 0.12
             doubt |= kept[1]["view_cells"] < FEW_REFINED and not smooth
+            # a faint try's best look still loose: its squares do not make one grid (seed 38100
+            # board 77: 45 squares 0.16 apart, the grid 1.27 squares off at confidence 0.37)
+            doubt |= kept[1]["rms_cells"] > LOOSE_FIT and bool(smooth)
         if doubt or (kept is None and (info["cells"] < 40 or not smooth)):
             # geometry uncertain: few squares seen and no look fits; or a lattice bent by a grainy
             # photo's noise (47 squares, 1.7 squares off at a corner, every look -- the smoothed
