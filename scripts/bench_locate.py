@@ -231,20 +231,16 @@ def benchblack_and_white(quick: bool) -> dict:
     root = SHARED / "corners" / "quanyuan"
     if root.exists():
         right = refused = wrong = 0
-        for split in ("train", "test"):
-            data = json.loads((root / split / "_annotations.coco.json").read_text())
-            names = {im["id"]: im["file_name"] for im in data["images"]}
-            anns = sorted(data["annotations"], key=lambda a: names[a["image_id"]])
-            for a in anns[::8] if quick else anns:
-                img = cv2.imread(str(root / split / names[a["image_id"]]))
-                truth = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
-                loc, _, _ = _timed(locate_auto, black_and_white(img), names[a["image_id"]])
-                if isinstance(loc, VisionError):
-                    refused += 1
-                elif corner_error(loc.corners, truth) <= 0.5:
-                    right += 1
-                else:
-                    wrong += 1
+        frames = _quanyuan_frames()
+        for name, truth in frames[::8] if quick else frames:
+            img = cv2.imread(str(root / name))
+            loc, _, _ = _timed(locate_auto, black_and_white(img), Path(name).name)
+            if isinstance(loc, VisionError):
+                refused += 1
+            elif corner_error(loc.corners, truth) <= 0.5:
+                right += 1
+            else:
+                wrong += 1
         out["quanyuan"] = {"frames": right + refused + wrong, "right": right, "refused": refused, "wrong": wrong}
     root = SHARED / "photos" / "jheidel"
     if root.exists():

@@ -698,6 +698,11 @@ def _pattern_score(X: np.ndarray, grey: bool = False) -> np.ndarray:
     return (hit * w).sum(1) - (miss * miss_w).sum(1)
 
 
+def _largest_move(a: np.ndarray, b: np.ndarray) -> float:
+    """How far (pixels) the corners ``a`` lie from ``b`` at the corner that moved most."""
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b), axis=1).max())
+
+
 def _refine_in_view(img: np.ndarray, corners: np.ndarray, t: int = 14, rounds: int = 2,
                     small: np.ndarray | None = None, f: int = 1, box: tuple | None = None,
                     smooth: float = 0.0):
@@ -760,7 +765,7 @@ def _refine_in_view(img: np.ndarray, corners: np.ndarray, t: int = 14, rounds: i
             return None
         resid = apply_h(np.linalg.inv(g2v), P[inl]) - 0.5 - r[inl]
         info = {"view_cells": int(inl.sum()), "rms_cells": round(float(np.sqrt((resid ** 2).sum(1).mean())), 3)}
-        step = np.linalg.norm(new - corners, axis=1).max() / cell_full
+        step = _largest_move(new, corners) / cell_full
         corners = new
         if step < 0.02:
             break
@@ -823,7 +828,7 @@ def _place(img: np.ndarray, lat, t: int, info: dict, grey: bool = False,
         reach = 0.8 * cell_size(corners)        # a look moving a corner further is not a refinement
 
         def near(look) -> bool:
-            return look is not None and np.linalg.norm(look[0] - corners, axis=1).max() < reach
+            return look is not None and _largest_move(look[0], corners) < reach
 
         kept, doubt = None, False
         for tt, sm in looks:
@@ -1154,7 +1159,7 @@ def locate_by_look(image: np.ndarray, look: np.ndarray, name: str = "picture", *
                           "take the picture again with the whole board in view)", "no-board")
     score, corners, info = best
     ref = _refine_in_view(img, corners, info["threshold"] if info["threshold"] > 0 else 14)
-    if ref is not None and np.linalg.norm(ref[0] - corners, axis=1).max() < 0.5 * cell_size(corners):
+    if ref is not None and _largest_move(ref[0], corners) < 0.5 * cell_size(corners):
         corners = ref[0]
         info.update(ref[1])
     info.update(match=round(score, 3), lead=round(_lead(scores, best), 3), attempts=tried,
@@ -1251,13 +1256,15 @@ def refine_corners(image: np.ndarray, corners, *, max_shift_cells: float = 0.6) 
     None when too few squares agree (board covered, guess too far off...).  It does not
     re-decide which 15x15 window is the grid: the guess must already be right to within half
     a square, and a result that moves a corner by more than ``max_shift_cells`` is refused.
+    A snap whose squares fit looser than LOOSE_FIT (or none) is looked for again in the view
+    smoothed (a grainy photo); one still that loose is refused too.
     """
     img = _as_bgr(image)
     guess = as_corners(corners)
     cs = cell_size(guess)
 
     def near(look) -> bool:
-        return look is not None and np.linalg.norm(look[0] - guess, axis=1).max() <= max_shift_cells * cs
+        return look is not None and _largest_move(look[0], guess) <= max_shift_cells * cs
 
     def tight(look) -> bool:
         return near(look) and look[1]["rms_cells"] <= LOOSE_FIT
@@ -1277,7 +1284,7 @@ def refine_corners(image: np.ndarray, corners, *, max_shift_cells: float = 0.6) 
     if found is None:
         return None
     info = dict(found[1])
-    info["moved_cells"] = round(float(np.linalg.norm(found[0] - guess, axis=1).max() / cs), 3)
+    info["moved_cells"] = round(_largest_move(found[0], guess) / cs, 3)
     return as_corners(found[0]), info
 
 
