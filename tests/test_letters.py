@@ -301,8 +301,26 @@ def test_letters_cut_again_at_other_thresholds_in_one_go_are_the_cuts_one_by_one
         for t in (0.1, 0.6):
             alone = [_glyph_fields((L.glyph_variants(x, (t,)) or [None])[0]) for x in inks[:3]]
             assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[:3], threshold=t)] == alone
+        # the letter's own component alone (the faint-stroke check's second reading), both ways
+        for t in (0.1, 0.2):
+            alone = [_glyph_fields((L.glyph_variants(x, (t,), pieces=False) or [None])[0]) for x in inks]
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks, threshold=t, pieces=False)] == alone
+            assert [_glyph_fields(g) for g in L.glyphs_from_inks(inks[:3], threshold=t, pieces=False)] == alone[:3]
         checked += sum(len(gs) for gs in one_by_one)
     assert checked > 800
+
+
+def test_a_letter_cut_without_its_pieces_keeps_only_its_own_component():
+    # a broken letter's side piece (the second stroke of a W cut in two) is joined by default,
+    # left out with pieces=False
+    ink = np.zeros((50, 50), np.uint8)
+    ink[14:38, 14:20] = 200          # a stem
+    ink[14:38, 24:30] = 200          # a second stem, as tall, a small gap beside it
+    ink[14:20, 14:20] = 255          # the strongest ink in the middle
+    joined = L.glyph_variants(ink, (0.25,))[0]
+    alone = L.glyph_variants(ink, (0.25,), pieces=False)[0]
+    assert joined.parts == 2 and alone.parts == 1
+    assert alone.aspect < joined.aspect
 
 
 def test_no_letter_no_value_window():

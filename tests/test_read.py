@@ -2307,8 +2307,15 @@ def _cuts_give(monkeypatch, cut):
     or all the squares' crops in one go (``letters.glyphs_from_inks``, what the reader calls
     from four crops)."""
     monkeypatch.setattr(R.L, "glyph_variants", lambda ink, thresholds, **kw: cut(thresholds))
-    monkeypatch.setattr(R.L, "glyphs_from_inks", lambda inks, min_contrast=28.0, threshold=R.L.THRESHOLD_AT:
+    monkeypatch.setattr(R.L, "glyphs_from_inks", lambda inks, min_contrast=28.0, threshold=R.L.THRESHOLD_AT, pieces=True:
                         [next(iter(cut((threshold,))), None) for _ in inks])
+
+
+def _cuts_with_pieces_give(monkeypatch, cut):
+    """As :func:`_cuts_give`, the cut told whether the letter's broken-off pieces are joined:
+    ``cut(threshold, pieces)`` is the glyph left (or None)."""
+    monkeypatch.setattr(R.L, "glyphs_from_inks", lambda inks, min_contrast=28.0, threshold=R.L.THRESHOLD_AT, pieces=True:
+                        [cut(threshold, pieces) for _ in inks])
 
 
 def test_a_letter_that_is_another_less_a_faint_stroke_is_asked_about(pictures, monkeypatch):
@@ -2349,6 +2356,30 @@ def test_a_letter_less_a_faint_stroke_that_only_the_higher_low_cut_makes_whole_i
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((3, 7)) == "E"
     # neither cut makes the fuller letter: the F stands
     cuts[R.FAINT_CUT_FULLER] = [i_glyph]
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
+
+
+def test_a_faint_stroke_whose_low_cut_joins_the_next_tiles_letter_is_read_on_its_own_component(pictures, monkeypatch):
+    # FreeSerif Bold's L under blur, a G's round side close beside it: cut low, the L's foot is
+    # back, but the G's side comes up too, as tall as the L and a small gap away -- the side
+    # piece a broken W or N is joined from -- and the two read as no letter; the L's own
+    # component alone reads L
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    j_glyph, i_glyph = an.glyph(1, 5, 11), an.glyph(1, 2, 6)
+    fresh = np.ones((15, 15), bool)
+    shown = [row.replace("J", "I") for row in LABELS]
+    sure = np.ones((15, 15), np.float32)
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: i_glyph if pieces else j_glyph)
+    asked = reader._faint_stroke_lost(an, 1, fresh, shown, sure)
+    assert asked.get((5, 11)) == "J"
+    # the same at the higher low cut only
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces:
+                           j_glyph if threshold == R.FAINT_CUT_FULLER and not pieces else i_glyph)
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((5, 11)) == "J"
+    # alone or with its pieces, the stem reads I at every cut: it stands
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: i_glyph)
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
 
 

@@ -289,17 +289,19 @@ def glyph_cuts(ink: np.ndarray, min_contrast: float = 28.0, board: bool = True,
     return out
 
 
-def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True) -> list[Glyph]:
+def glyph_variants(ink: np.ndarray, thresholds, min_contrast: float = 28.0, board: bool = True,
+                   pieces: bool = True) -> list[Glyph]:
     """The letter cut again from an ink-strength crop at other thresholds (fractions of the
     strongest ink, :data:`THRESHOLD_AT` being the usual one): thinner and bolder versions of the
-    same strokes, for a second look at a letter in doubt."""
+    same strokes, for a second look at a letter in doubt.  ``pieces`` False: the letter's main
+    component and its accents only, no broken-off pieces joined (:func:`_pieces`)."""
     _, strong = ink_mask(ink, min_contrast)
     if strong < min_contrast:
         return []
     out = []
     for t in thresholds:
         mask = (ink > t * strong).astype(np.uint8)
-        g = _glyph_from_mask(_drop_edge_lines(mask) if board else mask, strong)
+        g = _glyph_from_mask(_drop_edge_lines(mask) if board else mask, strong, pieces=pieces)
         if g is not None:
             out.append(g)
     return out
@@ -326,10 +328,11 @@ def glyph_variants_of(inks: list[np.ndarray], thresholds, min_contrast: float = 
 
 
 def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0,
-                     threshold: float = THRESHOLD_AT) -> list[Glyph | None]:
+                     threshold: float = THRESHOLD_AT, pieces: bool = True) -> list[Glyph | None]:
     """``[glyph_from_ink(ink, min_contrast) for ink in inks]`` (board crops, all of one square
     size), the same glyphs to the bit, made in one go; with another ``threshold`` (a fraction of
-    each crop's strongest ink), the glyph :func:`glyph_variants` cuts there, or None.
+    each crop's strongest ink) or ``pieces`` False, the glyph :func:`glyph_variants` cuts so, or
+    None.
 
     A board's first picture cuts some 70 letters; one by one, most of each crop's ~0.2 ms went
     on a dozen small OpenCV and numpy calls, each with its fixed cost (and caches gone cold
@@ -341,9 +344,10 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0,
     blocks) numbers each crop's components in the order it numbers them in the crop alone:
     ties are broken the same way."""
     if len(inks) < BATCH_MIN or len({x.shape for x in inks}) > 1 or inks[0].shape[0] != inks[0].shape[1]:
-        if threshold == THRESHOLD_AT:
+        if threshold == THRESHOLD_AT and pieces:
             return [glyph_from_ink(x, min_contrast) for x in inks]
-        return [next(iter(glyph_variants(x, (threshold,), min_contrast=min_contrast)), None) for x in inks]
+        return [next(iter(glyph_variants(x, (threshold,), min_contrast=min_contrast, pieces=pieces)), None)
+                for x in inks]
     stack = np.stack(inks)
     n, h, w = stack.shape
     y0, x0 = int(h * _MID), int(w * _MID)
@@ -385,7 +389,7 @@ def glyphs_from_inks(inks: list[np.ndarray], min_contrast: float = 28.0,
         top = j * pitch
         comps = [[0, 0, 0, 0, 0]] + [[x, y - top, bw, bh, area] for x, y, bw, bh, area in rows[a:b]]
         local = np.maximum(labels[j, :h] - (a - 1), 0)
-        found = _parts_of(local, comps, in_count=[0] + in_counts[a:b])
+        found = _parts_of(local, comps, pieces=pieces, in_count=[0] + in_counts[a:b])
         if found is not None:
             lab, comps, keep, _ = found
             out[int(live[j])] = _normalise(lab, comps, keep, (h, w), float(strong[live[j]]))
@@ -508,8 +512,9 @@ def _face_hull(mask: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _glyph_from_mask(mask: np.ndarray, contrast: float, marks_at_edge: bool = False) -> Glyph | None:
-    found = _letter_parts(mask, marks_at_edge=marks_at_edge)
+def _glyph_from_mask(mask: np.ndarray, contrast: float, marks_at_edge: bool = False,
+                     pieces: bool = True) -> Glyph | None:
+    found = _letter_parts(mask, pieces=pieces, marks_at_edge=marks_at_edge)
     if found is None:
         return None
     labels, comps, keep, _ = found

@@ -2416,15 +2416,20 @@ class BoardReader:
                 if classes[j] in self.letters and classes[j] != shown and float(p[j]) >= FAINT_SURE:
                     out[rc] = classes[j]
         # cut that low a faint bar can run into the value printed beside it or the tile's edge
-        # and read as neither letter: the letters a stroke short are cut once more, a little higher
-        again = [rc for rc in cand if rc not in out and labels[rc[0]][rc[1]] in FAINT_FULLER]
-        owner, glyphs = _cut_at(an, pol, again, FAINT_CUT_FULLER) if again else ([], [])
-        if glyphs:
-            P, classes = self._classify(glyphs, True)
-            for rc, p in zip(owner, P):
-                fuller = _fuller_read(labels[rc[0]][rc[1]], p, classes)
-                if fuller:
-                    out[rc] = fuller
+        # and read as neither letter: the letters a stroke short are cut once more, a little
+        # higher; and at each of the two cuts without the pieces a broken letter is joined from,
+        # the letter's own component alone: cut that low the next tile's letter, close beside
+        # it, comes up as a "side piece" of the letter (a FreeSerif Bold L, its foot back,
+        # joined to the round side of the G beside it read as no letter; alone, L 0.93)
+        for cut, pieces in ((FAINT_CUT, False), (FAINT_CUT_FULLER, True), (FAINT_CUT_FULLER, False)):
+            again = [rc for rc in cand if rc not in out and labels[rc[0]][rc[1]] in FAINT_FULLER]
+            owner, glyphs = _cut_at(an, pol, again, cut, pieces=pieces) if again else ([], [])
+            if glyphs:
+                P, classes = self._classify(glyphs, True)
+                for rc, p in zip(owner, P):
+                    fuller = _fuller_read(labels[rc[0]][rc[1]], p, classes)
+                    if fuller:
+                        out[rc] = fuller
         return out
 
     def _bar_beside_a_letter(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> list:
@@ -2621,10 +2626,11 @@ def _fuller_read(shown: str, p: np.ndarray, classes) -> str | None:
 
 
 def _cut_at(an: Analysis, pol: int, cells, threshold: float,
-            sharpen: tuple[float, float] | None = None) -> tuple[list, list]:
+            sharpen: tuple[float, float] | None = None, pieces: bool = True) -> tuple[list, list]:
     """(the squares of ``cells`` whose ink leaves a letter cut at ``threshold`` of its strongest,
     those glyphs) (:func:`letters.glyph_variants`).  ``sharpen``: (sigma, gain), the ink first
-    sharpened -- plus ``gain`` times its difference from itself blurred by ``sigma`` px."""
+    sharpened -- plus ``gain`` times its difference from itself blurred by ``sigma`` px.
+    ``pieces`` False: each letter's own component (and accents) only, no broken-off pieces."""
     owner, glyphs = [], []
     inks = []
     for rc in cells:
@@ -2637,7 +2643,7 @@ def _cut_at(an: Analysis, pol: int, cells, threshold: float,
     # all the squares' crops in one go (letters.glyphs_from_inks, the same glyphs as one by one
     # in fewer calls; the usual cut of the sharpened ink so since the fifth session, the other
     # thresholds -- the faint strokes' lower cuts, the blur cuts -- since the twenty-fifth)
-    for rc, g in zip(cells, L.glyphs_from_inks(inks, threshold=threshold)):
+    for rc, g in zip(cells, L.glyphs_from_inks(inks, threshold=threshold, pieces=pieces)):
         if g is not None:
             glyphs.append(g)
             owner.append(rc)
