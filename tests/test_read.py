@@ -2582,6 +2582,37 @@ def test_the_polarity_vote_tries_the_way_with_the_stronger_ink_first_and_stops_w
     assert sorted(tried) in ([1], [-1, 1])
 
 
+def _polarity_votes(monkeypatch, votes: dict) -> None:
+    """Each way's voters read ``votes[polarity]`` (their letter scores, the way up that reads
+    best), asked once; the squares asked past them hold no glyph."""
+    asked = set()
+
+    def glyph_probs(self, an, pol, cells, upright=True):
+        if pol in asked:
+            return [], [], np.zeros((0, 28)), []
+        asked.add(pol)
+        return list(cells), [pol] * len(votes[pol]), np.zeros((len(votes[pol]), 28)), []
+
+    monkeypatch.setattr(R.BoardReader, "_glyph_probs", glyph_probs)
+    monkeypatch.setattr(R.BoardReader, "_turn_free", lambda self, gl, p: np.asarray(votes[gl[0]]) if gl else np.zeros(0))
+
+
+def test_letters_read_surely_one_way_and_none_the_other_decide_the_polarity_whatever_the_sums(pictures, monkeypatch):
+    # a first move of five light tiles on a dark green board, read with a reference: two of
+    # its letters read 0.97 and 0.99 as dark ink; the other way ten squares' pale premium
+    # prints read 0.01-0.63, and their best seven summed 2.01 against the letters' 1.96
+    board, _ = pictures
+    weak = [0.03, 0.01, 0.01, 0.02, 0.04, 0.19, 0.1, 0.58, 0.44, 0.63]
+    _polarity_votes(monkeypatch, {1: [0.97, 0.99], -1: weak})
+    assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(board)) == 1
+    # one letter read surely the other way too: the sums decide, as before
+    _polarity_votes(monkeypatch, {1: [0.97, 0.99], -1: weak[:-1] + [0.92]})
+    assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(board)) == -1
+    # a single sure letter is not enough to overrule the sums
+    _polarity_votes(monkeypatch, {1: [0.97], -1: weak + [0.5]})
+    assert R.BoardReader(ENGLISH).decide_polarity(R.Analysis(board)) == -1
+
+
 # --------------------------------------------------------------------------- black-and-white cameras
 
 

@@ -691,6 +691,7 @@ POL_MIN_SCORE = 1.0  # ... squares asked past those decide only when they read t
 # letters won on noise (a board of five tiles read as nothing)
 POL_ASK_MOST = 80
 POL_SURE = 0.9       # when all of the first way's voters' best 3/4 read over this, stop there
+POL_SURE_READS = 2   # voters reading a letter POL_SURE or more one way, none the other: that way wins
 
 
 def _likely_polarities(an: Analysis, cells) -> tuple[int, int]:
@@ -1330,6 +1331,7 @@ class BoardReader:
         strongest squares' own vote does, dark letters when neither way had a glyph."""
         best, score = 1, -1.0
         first_best, first_score = 1, -1.0          # the vote of the strongest POL_VOTERS squares only
+        sure_reads = {}                            # polarity -> its voters reading a letter surely
         dark = self._candidates(an, 1)
         for pol in _likely_polarities(an, dark):
             peak = an.peak(pol)
@@ -1351,11 +1353,19 @@ class BoardReader:
             if not len(scores):
                 continue
             top = _polarity_vote(scores)
+            sure_reads[pol] = int((scores >= POL_SURE).sum())
             s = float(top.sum())
             if s > score:
                 best, score = pol, s
             if len(top) == 3 * POL_VOTERS // 4 and top.min() >= POL_SURE:
                 break          # letters that read this clearly: the other way is not tried
+        # letters read surely one way and none the other: that way, whatever the sums -- a sum
+        # over more voters can add up the wrong way's weak reads (a first move of five light
+        # tiles on a dark board, with a reference: two letters read 0.97 and 0.99 dark, the
+        # other way ten squares' pale premium prints 0.01-0.63 summed higher)
+        surely = [pol for pol, n in sure_reads.items() if n >= POL_SURE_READS]
+        if len(surely) == 1 and sure_reads.get(-surely[0], 0) == 0 and -surely[0] in sure_reads:
+            return surely[0]
         # the squares asked past the strongest decide only when they read letters (a letter's
         # worth or more); otherwise the strongest squares' vote stands, as on an empty board
         return best if score >= POL_MIN_SCORE else first_best
