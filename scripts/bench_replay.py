@@ -58,6 +58,7 @@ from companion.events import Replay  # noqa: E402
 from companion.gcg import gcg_to_events, read_gcg  # noqa: E402
 from companion.replay import CameraTable  # noqa: E402
 from companion.tiles import get_tileset  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.pixels import black_and_white  # noqa: E402
 from vision.render import (font_paths, photograph, random_background, random_board_style, random_camera,  # noqa: E402
@@ -175,7 +176,12 @@ def play_game(path: Path, seed: int, role: str, hard: bool, retakes: int = 3, ke
             name = f"turn{i + 1:02d}-{attempt + 1}.jpg"
             rect = table.rectified(Frame(frame, name, i, float(i)))
             if rect is not None:
-                table.take(table.read(rect), name, empty_is_pass=True, picture=rect)
+                try:
+                    reading = table.read(rect)
+                except VisionError as exc:     # found but not readable (shaken): taken again, as `replay` does
+                    table.error(name, str(exc))
+                else:
+                    table.take(reading, name, empty_is_pass=True, picture=rect)
             said = out.getvalue()[before[2]:]
             asked |= "\tquestion:" in said
             for line in said.splitlines():

@@ -64,3 +64,29 @@ def test_a_recorded_game_photographed_turn_by_turn_is_scored_as_recorded(tmp_pat
     assert tally.turns == 3
     assert tally.wrong == 0 and tally.refused == 0, tally.faults
     assert tally.right + tally.asked + tally.retaken == 3
+
+
+def test_a_photo_found_but_refused_by_the_reader_is_taken_again_not_the_end_of_the_run(tmp_path, monkeypatch):
+    # a hand-held photo can pass the locator and still be refused by the reader (smeared, too
+    # dark): `companion replay` says so and takes the next photo; the benchmark does the same
+    render = pytest.importorskip("vision.render")
+    if not render.font_paths("train"):
+        pytest.skip("no fonts installed for rendering")
+    from companion.replay import CameraTable
+    from vision.errors import VisionError
+
+    real = CameraTable.read
+    calls = []
+
+    def first_refused(self, picture):
+        calls.append(1)
+        if len(calls) == 1:
+            raise VisionError("The board picture is smeared: hold the camera still and take it again.", "smeared")
+        return real(self, picture)
+
+    monkeypatch.setattr(CameraTable, "read", first_refused)
+    path = tmp_path / "game.gcg"
+    path.write_text(THREE_TURNS)
+    tally = bench.play_game(path, seed=3, role="train", hard=False)
+    assert tally.turns == 3 and tally.retaken == 1
+    assert tally.wrong == 0 and tally.refused == 0, tally.faults
