@@ -2368,19 +2368,24 @@ def test_a_faint_stroke_whose_low_cut_joins_the_next_tiles_letter_is_read_on_its
     an = R.Analysis(board)
     reader = R.BoardReader(ENGLISH)
     j_glyph, i_glyph = an.glyph(1, 5, 11), an.glyph(1, 2, 6)
+    with_piece = dataclasses.replace(i_glyph, parts=2)      # the stem and the neighbour's side: no letter
     fresh = np.ones((15, 15), bool)
     shown = [row.replace("J", "I") for row in LABELS]
     sure = np.ones((15, 15), np.float32)
-    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: i_glyph if pieces else j_glyph)
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: with_piece if pieces else j_glyph)
     asked = reader._faint_stroke_lost(an, 1, fresh, shown, sure)
     assert asked.get((5, 11)) == "J"
     # the same at the higher low cut only
     _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces:
-                           j_glyph if threshold == R.FAINT_CUT_FULLER and not pieces else i_glyph)
+                           j_glyph if threshold == R.FAINT_CUT_FULLER and not pieces else with_piece)
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure).get((5, 11)) == "J"
     # alone or with its pieces, the stem reads I at every cut: it stands
-    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: i_glyph)
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: with_piece if pieces else i_glyph)
     assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {}
+    # where the cut joined nothing to the letter, it is not cut again alone (it would be the same)
+    alone = []
+    _cuts_with_pieces_give(monkeypatch, lambda threshold, pieces: alone.append(pieces) or (i_glyph if pieces else j_glyph))
+    assert reader._faint_stroke_lost(an, 1, fresh, shown, sure) == {} and False not in alone
 
 
 def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_asked_about(pictures, monkeypatch):

@@ -2414,6 +2414,9 @@ class BoardReader:
         if not glyphs:
             return {}
         P, classes = self._classify(glyphs, True)
+        # the squares whose letter this cut joined other components to (pieces, accents): only
+        # there can the letter's own component alone read otherwise
+        joined = {rc: g.parts > 1 for rc, g in zip(owner, glyphs)}
         out = {}
         for rc, p in zip(owner, P):
             shown = labels[rc[0]][rc[1]]
@@ -2432,8 +2435,11 @@ class BoardReader:
         # it, comes up as a "side piece" of the letter (a FreeSerif Bold L, its foot back,
         # joined to the round side of the G beside it read as no letter; alone, L 0.93)
         for cut, pieces in ((FAINT_CUT, False), (FAINT_CUT_FULLER, True), (FAINT_CUT_FULLER, False)):
-            again = [rc for rc in cand if rc not in out and labels[rc[0]][rc[1]] in FAINT_FULLER]
+            again = [rc for rc in cand if rc not in out and labels[rc[0]][rc[1]] in FAINT_FULLER
+                     and (pieces or joined.get(rc))]
             owner, glyphs = _cut_at(an, pol, again, cut, pieces=pieces) if again else ([], [])
+            if pieces:
+                joined = {rc: g.parts > 1 for rc, g in zip(owner, glyphs)}
             if glyphs:
                 P, classes = self._classify(glyphs, True)
                 for rc, p in zip(owner, P):
