@@ -1364,7 +1364,7 @@ class BoardReader:
         # tiles on a dark board, with a reference: two letters read 0.97 and 0.99 dark, the
         # other way ten squares' pale premium prints 0.01-0.63 summed higher)
         surely = [pol for pol, n in sure_reads.items() if n >= POL_SURE_READS]
-        if len(surely) == 1 and sure_reads.get(-surely[0], 0) == 0 and -surely[0] in sure_reads:
+        if len(surely) == 1 and sure_reads.get(-surely[0]) == 0:        # the other way tried, none sure
             return surely[0]
         # the squares asked past the strongest decide only when they read letters (a letter's
         # worth or more); otherwise the strongest squares' vote stands, as on an empty board
@@ -2402,6 +2402,9 @@ class BoardReader:
         can pick up a neighbour's edge.  Those the low cut does not ask are cut again at
         FAINT_CUT_FULLER: cut at 0.1 a FreeSerif Bold E's bottom bar ran into the value printed
         beside it and read neither E nor F; at 0.2 it read E (0.99), where the usual cut read F.
+        At each of the two cuts a letter the cut joined other components to is also read on its
+        own component alone: cut low, the next tile's letter close beside it can come up as a
+        side piece of a broken letter (:func:`letters._pieces`) and spoil the read.
 
         The same for any letter shown with under FAINT_DOUBT whose cut that low reads another
         letter of the set with FAINT_SURE or more (a serif U's hairline stem or a light K's arms
