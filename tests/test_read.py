@@ -2129,6 +2129,54 @@ def test_tiles_whose_letters_cannot_be_seen_are_unknown_not_empty():
     assert all(rd.labels[r][c] in (R.EMPTY, R.COVERED) for r in range(15) for c in range(15) if LABELS[r][c] == ".")
 
 
+def _crowded_labels(n: int = 110, seed: int = 3) -> list[str]:
+    """``n`` letter tiles on the plain squares of an otherwise empty board (more tiles than
+    plain squares left empty)."""
+    rng = np.random.default_rng(seed)
+    rows = [["."] * 15 for _ in range(15)]
+    plain = [(r, c) for r in range(15) for c in range(15) if R.PLAIN[r, c]]
+    for i in rng.choice(len(plain), n, replace=False):
+        r, c = plain[i]
+        rows[r][c] = "ABCDEFGHIJKLMNOPRSTUVWY"[rng.integers(23)]
+    return ["".join(row) for row in rows]
+
+
+def test_a_crowded_board_out_of_focus_shows_no_tile_as_an_empty_square():
+    # 110 cream tiles with small letters on a beige board, blurred: few letters read at all, so
+    # neither letters nor "squares with no letter read" tell the board's colour from the tiles'
+    # (the tiles are the commonest colour): the board's colour is taken from the squares without
+    # ink, the tiles' from the faces round strong ink -- 96 of the tiles were shown empty so
+    labels = _crowded_labels()
+    style = _plain_board(square=(150, 190, 215), double_word=(175, 170, 240))
+    tile = TileStyle(face=(215, 245, 250), ink=(60, 60, 60), font=FONTS[0], letter_size=0.35)
+    img, corners, _ = render_board(labels, style, tile, np.random.default_rng(0), cell=40, placement_jitter=0.03)
+    board = cv2.GaussianBlur(rectify(img, corners, R.CELL), (0, 0), 2.0)
+    rd = R.BoardReader(ENGLISH).read(board, orient=False)
+    assert R.blur_width(R.Analysis(board).gray) <= R.FOCUS_LIMIT        # read, not refused
+    tiles = [(r, c) for r in range(15) for c in range(15) if labels[r][c] != "."]
+    assert [rc for rc in tiles if rd.labels[rc[0]][rc[1]] == R.EMPTY] == []
+    assert sum(rd.labels[r][c] == labels[r][c] for r, c in tiles) >= 10
+    # nor an empty square as a tile (how surely a blurred letter reads is another matter)
+    assert all(rd.labels[r][c] in (R.EMPTY, R.COVERED) for r in range(15) for c in range(15) if labels[r][c] == ".")
+
+
+def test_the_tiles_colour_is_told_by_the_faces_round_strong_ink_that_share_one_colour():
+    board = np.array([200.0, 130.0, 150.0], np.float32)
+    face = np.tile(board, (15, 15, 1))
+    peak = np.zeros((15, 15), np.float32)
+    plain = list(zip(*np.nonzero(R.PLAIN)))
+    cream = np.array([245.0, 125.0, 140.0], np.float32)
+    for rc in plain[:R.INKED_TILES]:
+        face[rc], peak[rc] = cream, 80.0
+    assert np.allclose(R._inked_faces_colour(face, peak, board), cream)
+    # one fewer is not enough; nor are squares of the board's colour, however much ink they show
+    peak[plain[0]] = 0.0
+    assert R._inked_faces_colour(face, peak, board) is None
+    peak[plain[0]] = 80.0
+    face[plain[0]] = board
+    assert R._inked_faces_colour(face, peak, board) is None
+
+
 def test_an_arm_of_its_own_colour_read_as_empty_squares_is_one_piece_with_the_hand():
     board = R.as_board(board_picture()[0]).copy()       # with words: the tiles' colour is known
     c = R.CELL

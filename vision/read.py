@@ -791,6 +791,10 @@ PRINT_INK = 12.0      # ... where that shows strokes (its standard deviation ove
 # (0.29 of the print's letter) and a "3W" read W at 0.57 (0.36): 0.16 each.
 PRINT_LETTER_INK, PRINT_LETTER_SHARE, PRINT_LETTER_ODDS = 0.25, 0.2, 0.15
 STAR_ARMS = 4         # deep notches a star shows (five arms, one notch may be lost to blur)
+# The board's colour is the commonest of the squares with no letter read where this many are
+# (else of all squares); of those with no ink either, where no tile colour is known
+MODAL_FREE = 20
+INKED_TILES = 8       # inked plain squares of one face colour, far from the board's: the tiles' colour
 UNREAD_APART = 25.0   # cold, no tile colour known: plain "empty" squares this far from the board's colour
 UNREAD_AROUND = 3     # ... and from the plain squares round them (this many at least)
 UNREAD_TILES = 4      # ... this many alike, are tiles whose letters were not seen: '#'
@@ -1165,6 +1169,7 @@ class BoardReader:
         check_letters(self.letters, self.model, profile)
         self.squares = squares or default_square_model()
         self._board_lab = np.zeros(3, np.float32)   # the board's square colour, set by _features
+        self._inked_lab = None      # ... and the tiles' told by their ink where no letter read surely
         self._looked_empty: set = set()              # squares the second look emptied (_look_again)
         warm_up()
         self.profile = profile
@@ -1828,12 +1833,17 @@ class BoardReader:
         if ref is None and self.tile_lab is None and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
+            inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
+            if inked_empty and self._inked_lab is not None:
+                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds,
+                                        self._inked_lab)
         if ref is None and self.tile_lab is not None and cells:
             if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an, an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
             if inked_empty:
-                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds)
+                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds,
+                                        self.tile_lab)
             inked_premium = [rc for rc in best if fresh[rc] and not PLAIN[rc] and kinds[rc] == "empty"]
             if inked_premium:
                 self._tile_on_premium(an, pol, inked_premium, best, out_labels, out_guess, conf, kinds)
@@ -2041,15 +2051,17 @@ class BoardReader:
                 conf[r, c] = 0.9
 
     def _empty_colour_apart(self, face: np.ndarray, sel: np.ndarray, kinds: np.ndarray,
-                            conf: np.ndarray) -> np.ndarray | None:
+                            conf: np.ndarray, tile: np.ndarray | None = None) -> np.ndarray | None:
         """The median face colour of the squares of ``sel`` surely read empty (two at least),
-        when it is PRINT_APART or more from the tiles' colour; else None (too few, or too like
-        the tiles for colour to tell a tile from an empty square there)."""
+        when it is PRINT_APART or more from the tiles' colour (``tile``, else the one learnt);
+        else None (too few, or too like the tiles for colour to tell a tile from an empty square
+        there)."""
         med = _sure_empty_median(face, sel, kinds, conf)
-        return None if med is None or np.linalg.norm(med - np.asarray(self.tile_lab)) < PRINT_APART else med
+        tile = self.tile_lab if tile is None else tile
+        return None if med is None or np.linalg.norm(med - np.asarray(tile)) < PRINT_APART else med
 
     def _tile_is_not_empty(self, face: np.ndarray, inked_empty: list, best: dict, labels, guesses,
-                           conf: np.ndarray, kinds: np.ndarray) -> None:
+                           conf: np.ndarray, kinds: np.ndarray, tile: np.ndarray) -> None:
         """Cold, the print rule turned round: a plain square read "empty" this frame that has ink
         on it (``inked_empty``) and the tiles' colour -- at least twice as near it as the
         sure-empty plain squares' colour, where those are at least PRINT_APART from the tiles'
@@ -2057,9 +2069,10 @@ class BoardReader:
         (a shifted tile, a strong colour cast).  Its letter is shown when surely read; otherwise,
         within TILE_NEAR of the tiles' colour, the square is unknown ('#').  Premium squares are
         left alone: their print and light colours made as many empty squares look like tiles
-        as it found tiles on them (tuning boards: 3 tiles, 9 empty squares)."""
-        tile = np.asarray(self.tile_lab)
-        med = self._empty_colour_apart(face, PLAIN, kinds, conf)
+        as it found tiles on them (tuning boards: 3 tiles, 9 empty squares).  ``tile``: the
+        tiles' colour (learnt from their letters, or this picture's faces round strong ink)."""
+        tile = np.asarray(tile)
+        med = self._empty_colour_apart(face, PLAIN, kinds, conf, tile)
         if med is None:
             return
         for r, c in inked_empty:
@@ -2179,10 +2192,17 @@ class BoardReader:
             prev_lab = np.array([list(row) for row in self._prev[1].labels])
             lettered |= ~asked & ~np.isin(prev_lab, [EMPTY])
         free = face[~lettered]
-        B = _modal_colour(free if len(free) >= 20 else face.reshape(-1, 3))
-        self._board_lab = B
         # tile colour: faces of squares with a confident, tile-sized letter
         conf_cells = _sure_letter_cells(best, gmap)
+        if self.tile_lab is None and len(conf_cells) < 2:
+            # no letter read surely, so none tells the tiles' colour, and few letters read at all
+            # (a crowded board out of focus): the tiles' colour may be the commonest of the squares
+            # with no letter read (105 cream tiles on a beige board were read empty or '#'); of
+            # those, the squares without ink show the board's own
+            bare = face[~lettered & (peak < PEAK_MIN)]
+            free = bare if len(bare) >= MODAL_FREE else free
+        B = _modal_colour(free if len(free) >= MODAL_FREE else face.reshape(-1, 3))
+        self._board_lab = B
         T = None
         if len(conf_cells) >= 2:
             T = np.median(np.array([face[rc] for rc in conf_cells]), axis=0)
@@ -2192,6 +2212,11 @@ class BoardReader:
             self.tile_lab = T if self.tile_lab is None or not self._tile_lab_seen else 0.7 * self.tile_lab + 0.3 * T
             self._tile_lab_seen = True
         T = self.tile_lab
+        if T is None:
+            # ... and the tiles' colour is that of the faces round strong ink, for this picture's
+            # features only
+            T = _inked_faces_colour(face, peak, B)
+        self._inked_lab = T if self.tile_lab is None else None
         # strong ink the model calls no letter on a square of the tiles' colour: a tile sitting
         # off its square, whose edge outscored its letter?  (before the features, which describe
         # the glyph kept)
@@ -2814,6 +2839,18 @@ def _print_read_as_letters(an: Analysis, pol: int, fresh: np.ndarray, labels, gu
             if best is not None and best >= (PRINT_MATCH if apart[rc] < PRINT_NEAR else PRINT_SURE_MATCH):
                 out.append(rc)
     return out
+
+
+def _inked_faces_colour(face: np.ndarray, peak: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+    """The colour most plain squares with ink (``peak``, PEAK_MIN or more) share, whose face
+    (``face``) lies UNREAD_APART or more from the board's colour (``board``): the tiles', where
+    INKED_TILES or more lie within PRINT_SAME of it; else None."""
+    sel = PLAIN & (peak >= PEAK_MIN) & (np.linalg.norm(face - board, axis=2) >= UNREAD_APART)
+    if sel.sum() < INKED_TILES:
+        return None
+    cols = face[sel]
+    centre = _modal_colour(cols, PRINT_SAME)
+    return centre if int((np.linalg.norm(cols - centre, axis=1) < PRINT_SAME).sum()) >= INKED_TILES else None
 
 
 def _unread_tiles(colour: np.ndarray, labels) -> list:
