@@ -1830,22 +1830,20 @@ class BoardReader:
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, fuller, "unsure"
             for (r, c), other in self._sharpened_reads_another(an, pol, fresh, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
-        if ref is None and self.tile_lab is None and cells:
+        learnt = self.tile_lab is not None
+        if ref is None and not learnt and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, BLANK, "unsure"
-            inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
-            if inked_empty and self._inked_lab is not None:
-                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds,
-                                        self._inked_lab)
-        if ref is None and self.tile_lab is not None and cells:
-            if (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
+        # the tiles' colour learnt from their letters or, where none read surely, told by their ink
+        tile = self.tile_lab if learnt else self._inked_lab
+        if ref is None and tile is not None and cells:
+            if learnt and (fresh & ~PLAIN & np.isin(kinds, ("tile", "unsure"))).any():
                 self._print_is_not_a_tile(an, an.face_lab(pol), fresh, out_labels, out_guess, conf, kinds)
             inked_empty = [rc for rc in best if fresh[rc] and PLAIN[rc] and kinds[rc] == "empty"]
             if inked_empty:
-                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds,
-                                        self.tile_lab)
+                self._tile_is_not_empty(an.face_lab(pol), inked_empty, best, out_labels, out_guess, conf, kinds, tile)
             inked_premium = [rc for rc in best if fresh[rc] and not PLAIN[rc] and kinds[rc] == "empty"]
-            if inked_premium:
+            if learnt and inked_premium:
                 self._tile_on_premium(an, pol, inked_premium, best, out_labels, out_guess, conf, kinds)
         if ref is None and cells:
             for r, c in _blanks_by_border(an, an.face_lab(pol), fresh, out_labels, conf, kinds):
