@@ -881,3 +881,30 @@ def test_bridging_never_makes_a_letter_of_ink_read_as_no_letter():
     assert plain.label in (L.ROT, L.NONE)
     assert L.bridged_glyph(crop, 1) is not None
     assert L.classify_crop(crop, ENGLISH, bridge=True).label == plain.label
+
+
+def _framings_read(monkeypatch, as_cut, framed_reads):
+    """classify_crop gives ``as_cut`` for the crop as cut and ``framed_reads[i]`` for the crop in
+    LONE_FRAMINGS[i] (each a (label, confidence))."""
+    calls = iter([as_cut] + list(framed_reads))
+
+    def fake(crop, letters, model=None, prototypes=None, polarity=None, board=False, bridge=False):
+        label, p = next(calls)
+        return L.LetterGuess(label, p, None, [(label, p)])
+    monkeypatch.setattr(L, "classify_crop", fake)
+
+
+def test_a_letter_read_without_the_marks_the_crops_middle_shows_is_read_with_them(monkeypatch):
+    """Cut with 30 % of board round the tile, a Ü read as cut lost its dots (U at 0.87) while the
+    crop's middle read Ü surely: the middle holds no neighbour's ink to pass for a mark."""
+    german = ENGLISH + "ÄÖÜ"
+    crop = np.full((96, 96, 3), 200, np.uint8)
+    _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("Ü", 1.0)])
+    assert L.classify_lone_crop(crop, german).label == "Ü"
+    _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("Ü", 1.0)])
+    assert L.classify_lone_crop(crop, ENGLISH).label == "U"               # no Ü in the set
+    _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("U", 0.97)])
+    assert L.classify_lone_crop(crop, german).label == "U"                # the middles disagree
+    _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("Ü", 0.9)])
+    assert L.classify_lone_crop(crop, german).label == "U"                # one middle not sure
+    assert L._marked_forms("A", ENGLISH + "ÄÅĄ") == "ÄÅĄ" and L._marked_forms("Ä", german) == ""
