@@ -1252,6 +1252,7 @@ LONE_FRAMINGS = (1.24, 1.0, 0.8, 0.65)          # >1: margin added (x side); <=1
 AS_CUT_LEAD = 0.2       # the crop read as cut wins unless another framing is this much surer
 FRAMINGS_AGREE = 2      # ... and at least this many framings read that other letter
 FRAMED_FLOOR = 0.5      # ... and it reads at least this surely (a premium square's print did not)
+MARKS_SURE = 0.95       # both middle framings read the as-cut letter with marks this surely: that letter
 
 
 def framed(crop: np.ndarray, framing: float, side: int = BOARD_CROP) -> np.ndarray:
@@ -1283,7 +1284,9 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     the reading as cut is returned (no ink, the star, ink that is no letter).  A crop that is
     not square is framed square (its letter a little squeezed: read as well on rendered crops).
     A crop in black and white is read with its letters' lost hairlines bridged too
-    (:func:`classify_crop`'s ``bridge``)."""
+    (:func:`classify_crop`'s ``bridge``).  Where the tile set has the letter read as cut with
+    marks (Ä for A), the crop is framed however sure that letter, and where both middle framings
+    read the same marked letter MARKS_SURE or more surely, that is the letter."""
     model = model or default_model()
     bridge = is_black_and_white(to_gray(crop))
     as_cut = classify_crop(crop, letters, model, prototypes, polarity, bridge=bridge)
@@ -1309,9 +1312,6 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
                            for g in middles):
             return max(middles, key=lambda g: g.confidence)
     return best
-
-
-MARKS_SURE = 0.95       # the middle framings' letter with marks that stands for the as-cut letter without
 
 
 def _marked_forms(letter: str, letters: str) -> str:
