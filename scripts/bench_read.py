@@ -34,6 +34,9 @@ Parts:
   windows, training fonts and fonts never seen, by class;
 * ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
   board round the square, small, binarised (how crops cut by hand from photos may look);
+* ``--only marked-crops``: the same for the letters with marks of the German, Danish and Polish
+  sets (and the plain letters they could be taken for), cut tight and with 15 % and 30 % of board
+  round the square;
 * the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
   with tesseract (single-character mode, whitelist, Otsu) for comparison;
 * what it reads on a few ../shared/photos/jheidel photos (corners marked by hand below).
@@ -389,6 +392,53 @@ def bench_lone_crops(boards: int, seed: int) -> str:
             lines.append(f"  {k:32s} best letter right {right:.4f} ({len(t)} tiles); with --abstain right "
                          f"{s_right:.4f}, '#' {s_unread:.4f}, wrong {max(0.0, 1 - s_right - s_unread):.4f}; empty squares "
                          f"read a letter {e_letter:.4f} (--abstain {e_sure:.4f}, {len(e)})")
+    return "\n".join(lines)
+
+
+# The sets with letters drawn with marks, each as (its marked letters, the plain ones they could be
+# read as): the letters counted by ``bench_marked_crops``
+MARKED_SETS = {"German": ("ÄÖÜ", "AOU"), "Danish": ("ÆØÅ", "AO"), "Polish": ("ĄĆĘŃÓŚŹŻ", "ACENOSZ")}
+MARKED_CUTS = {"tight": (0.0, 64), "square + 15 %": (0.15, 64), "square + 30 %": (0.30, 96)}
+
+
+def bench_marked_crops(boards: int, seed: int, role: str = "train") -> str:
+    """`vision classify` on lone crops of the marked letters of MARKED_SETS (and their plain
+    look-alikes) on rendered boards of each set (the set's alphabet drawn, hard and standard
+    cameras alternating), cut as MARKED_CUTS: the best letter right, marked and plain apart."""
+    model = L.default_model()
+    lines = []
+    for k, (name, (marked, plain)) in enumerate(MARKED_SETS.items()):
+        alphabet = ENGLISH + marked
+        rng = np.random.default_rng(seed + k)
+        got = {cut: {"marked": [0, 0], "plain": [0, 0]} for cut in MARKED_CUTS}
+        mistakes: dict = {}
+        for b in range(boards):
+            sc = random_scene(rng, alphabet, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0)
+            cell = 64
+            rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+            for r in range(15):
+                for c in range(15):
+                    t = sc.labels[r][c]
+                    if t not in marked + plain or sc.covered[r, c] > 0.02:
+                        continue
+                    for cut, (pad, side) in MARKED_CUTS.items():
+                        p = int(pad * cell)
+                        y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+                        crop = cv2.resize(rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p], (side, side),
+                                          interpolation=cv2.INTER_AREA)
+                        label = L.classify_lone_crop(crop, alphabet, model).label
+                        tally = got[cut]["marked" if t in marked else "plain"]
+                        tally[0] += 1
+                        tally[1] += label == t
+                        if label != t:
+                            mistakes[(t, label)] = mistakes.get((t, label), 0) + 1
+        lines.append(f"marked letters of the {name} set, lone crops, {'training fonts' if role == 'train' else 'fonts never seen'} "
+                     f"({boards} boards):")
+        for cut, tallies in got.items():
+            lines.append(f"  {cut:16s} " + "; ".join(
+                f"{kind} {v[1] / max(1, v[0]):.4f} ({v[1]}/{v[0]})" for kind, v in tallies.items()))
+        top = sorted(mistakes.items(), key=lambda kv: -kv[1])[:8]
+        lines.append("  commonest mistakes " + ", ".join(f"{t}->{g or 'nothing'} {n}" for (t, g), n in top))
     return "\n".join(lines)
 
 
@@ -808,7 +858,8 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tesseract", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
-                                       "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows"],
+                                       "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows",
+                                       "marked-crops"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -908,6 +959,8 @@ def main(argv=None) -> int:
         print(bench_value_windows(max(8, a.boards // 7), a.seed + 600), flush=True)
     if a.only in (None, "crops"):
         print(bench_lone_crops(max(10, a.boards // 7), a.seed + 500), flush=True)
+    if a.only in (None, "marked-crops"):
+        print(bench_marked_crops(max(10, a.boards // 10), a.seed + 700), flush=True)
     if a.only in (None, "speed") and not a.skip_speed:
         print(bench_speed(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "photos") and not a.skip_photos:
