@@ -410,7 +410,7 @@ def bench_marked_crops(boards: int, seed: int, role: str = "train") -> str:
     for k, (name, (marked, plain)) in enumerate(MARKED_SETS.items()):
         alphabet = ENGLISH + marked
         rng = np.random.default_rng(seed + k)
-        got = {cut: {"marked": [0, 0], "plain": [0, 0]} for cut in MARKED_CUTS}
+        got = {cut: {"marked": [0, 0], "plain": [0, 0]} for cut in MARKED_CUTS}   # [crops, right]
         mistakes: dict = {}
         for b in range(boards):
             sc = random_scene(rng, alphabet, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0)
@@ -960,7 +960,9 @@ def main(argv=None) -> int:
     if a.only in (None, "crops"):
         print(bench_lone_crops(max(10, a.boards // 7), a.seed + 500), flush=True)
     if a.only in (None, "marked-crops"):
-        print(bench_marked_crops(max(10, a.boards // 10), a.seed + 700), flush=True)
+        for role in ("train", "heldout"):
+            print(bench_marked_crops(max(10, a.boards // 10), a.seed + 700 + (10 if role == "heldout" else 0), role),
+                  flush=True)
     if a.only in (None, "speed") and not a.skip_speed:
         print(bench_speed(a.speed_frames, a.seed + 99), flush=True)
     if a.only in (None, "photos") and not a.skip_photos:
