@@ -291,10 +291,11 @@ def cmd_vision_read(args) -> int:
 
 
 def cmd_vision_classify(args) -> int:
+    from companion.tiles import get_tileset
     from vision.read import classify_main
 
     return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile, args.tileset),
-                         abstain=args.abstain)
+                         abstain=args.abstain, values=dict(get_tileset(args.tileset).values))
 
 
 def cmd_vision_calibrate(args) -> int:

@@ -376,8 +376,8 @@ def bench_lone_crops(boards: int, seed: int) -> str:
                         q = side // 4
                         t, _ = cv2.threshold(g[q:side - q, q:side - q], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
                         crop = cv2.cvtColor(np.where(g > t, 255, 0).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-                    best, _ = R.classify_tile(crop, ENGLISH, None, model, min_letter=0.0, min_margin=0.0)
-                    sure, _ = R.classify_tile(crop, ENGLISH, None, model)
+                    best, _ = R.classify_tile(crop, ENGLISH, None, model, min_letter=0.0, min_margin=0.0, values=EN_VALUES)
+                    sure, _ = R.classify_tile(crop, ENGLISH, None, model, values=EN_VALUES)
                     got[k].append((sc.labels[r][c], best, sure))
         lines.append(f"lone crops of rendered tiles, {'training fonts' if role == 'train' else 'fonts never seen'} "
                      f"({boards} boards):")
@@ -397,23 +397,28 @@ def bench_lone_crops(boards: int, seed: int) -> str:
 
 # The sets with letters drawn with marks, each as (its marked letters, the plain ones they could be
 # read as): the letters counted by ``bench_marked_crops``
-MARKED_SETS = {"German": ("ÄÖÜ", "AOU"), "Danish": ("ÆØÅ", "AO"), "Polish": ("ĄĆĘŃÓŚŹŻ", "ACENOSZ")}
+MARKED_SETS = {"German": ("de", "ÄÖÜ", "AOU"), "Danish": ("da", "ÆØÅ", "AO"), "Polish": ("pl", "ĄĆĘŃÓŚŹŻ", "ACENOSZ")}
 MARKED_CUTS = {"tight": (0.0, 64), "square + 15 %": (0.15, 64), "square + 30 %": (0.30, 96)}
 
 
 def bench_marked_crops(boards: int, seed: int, role: str = "train") -> str:
     """`vision classify` on lone crops of the marked letters of MARKED_SETS (and their plain
-    look-alikes) on rendered boards of each set (the set's alphabet drawn, hard and standard
-    cameras alternating), cut as MARKED_CUTS: the best letter right, marked and plain apart."""
+    look-alikes) on rendered boards of each set (the set's alphabet drawn, its point values
+    printed and handed to the reader as ``--tileset`` does; hard and standard cameras
+    alternating), cut as MARKED_CUTS: the best letter right, marked and plain apart."""
+    from companion.tiles import get_tileset
+
     model = L.default_model()
     lines = []
-    for k, (name, (marked, plain)) in enumerate(MARKED_SETS.items()):
+    for k, (name, (code, marked, plain)) in enumerate(MARKED_SETS.items()):
         alphabet = ENGLISH + marked
+        values = dict(get_tileset(code).values)
         rng = np.random.default_rng(seed + k)
         got = {cut: {"marked": [0, 0], "plain": [0, 0]} for cut in MARKED_CUTS}   # [crops, right]
         mistakes: dict = {}
         for b in range(boards):
-            sc = random_scene(rng, alphabet, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0)
+            sc = random_scene(rng, alphabet, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
+                              values={ch: str(v) for ch, v in values.items()})
             cell = 64
             rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
             for r in range(15):
@@ -426,7 +431,8 @@ def bench_marked_crops(boards: int, seed: int, role: str = "train") -> str:
                         y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
                         crop = cv2.resize(rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p], (side, side),
                                           interpolation=cv2.INTER_AREA)
-                        label = L.classify_lone_crop(crop, alphabet, model).label
+                        label, _ = R.classify_tile(crop, alphabet, None, model, min_letter=0.0, min_margin=0.0,
+                                                   values=values)
                         tally = got[cut]["marked" if t in marked else "plain"]
                         tally[0] += 1
                         tally[1] += label == t
@@ -457,10 +463,10 @@ def bench_jheidel(tesseract: bool, limit: int = 0) -> str:
     confusions: dict = {}
     for f, lab in items:
         img = cv2.imread(str(f))
-        got, conf = R.classify_tile(img, ENGLISH, None, model)          # the board reader's rule
+        got, conf = R.classify_tile(img, ENGLISH, None, model, values=EN_VALUES)    # the board reader's rule
         ok += got == lab
         unread += got == R.COVERED
-        best, _ = R.classify_tile(img, ENGLISH, None, model, min_letter=0.0, min_margin=0.0)
+        best, _ = R.classify_tile(img, ENGLISH, None, model, min_letter=0.0, min_margin=0.0, values=EN_VALUES)
         best_ok += best == lab                                           # `vision classify`
         if best != lab:
             confusions[(lab, best)] = confusions.get((lab, best), 0) + 1
@@ -482,10 +488,10 @@ def bench_jheidel(tesseract: bool, limit: int = 0) -> str:
     c_ok = c_best = c_unread = 0
     for f, lab in rest:
         img = cv2.imread(str(f))
-        got, _ = R.classify_tile(img, ENGLISH, profile, model)
+        got, _ = R.classify_tile(img, ENGLISH, profile, model, values=EN_VALUES)
         c_ok += got == lab
         c_unread += got == R.COVERED
-        c_best += R.classify_tile(img, ENGLISH, profile, model, min_letter=0.0, min_margin=0.0)[0] == lab
+        c_best += R.classify_tile(img, ENGLISH, profile, model, min_letter=0.0, min_margin=0.0, values=EN_VALUES)[0] == lab
     out.append(f"  calibrated from one crop per letter ({len(first)} crops), read on the other {len(rest)}: "
                f"best letter right {c_best / len(rest):.4f}; with abstention right {c_ok / len(rest):.4f}, "
                f"'#' {c_unread / len(rest):.4f}, wrong {(len(rest) - c_ok - c_unread) / len(rest):.4f}")

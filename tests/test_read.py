@@ -1054,6 +1054,30 @@ def test_unsure_letter_shown_only_with_a_clear_margin(monkeypatch):
     assert R.classify_tile(crop, ENGLISH)[0] == "O"
 
 
+def test_a_lone_crops_letter_in_doubt_is_weighed_by_the_value_printed_beside_it(monkeypatch):
+    """A Polish Ą whose ogonek ran into its printed 5 reads A; the set's values (A 1, Ą 5) and the
+    value model's 5 tell it, as the board reader weighs a square's letter by its value."""
+    polish = ENGLISH + "ĄĆĘŃÓŚŹŻ"
+    values = {**{ch: 1 for ch in ENGLISH}, "Ą": 5, "Ć": 6, "Ę": 5, "Ń": 7, "Ó": 5, "Ś": 5, "Ź": 9, "Ż": 5}
+    style = TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=font_paths("train")[0], value_size=0.22)
+    crop = np.ascontiguousarray(tile_face("A", "5", style, 64, np.random.default_rng(0))[:, :, :3])
+    read = L.classify_lone_crop(crop, polish)
+    assert read.label == "A" and read.cut is not None
+    doubt = dataclasses.replace(read, confidence=0.8)
+    monkeypatch.setattr(L, "classify_lone_crop", lambda *a, **k: doubt)
+    classes = polish + L.ROT + L.NONE
+    p = np.zeros(len(classes), np.float32)
+    p[classes.index("A")], p[classes.index("Ą")], p[-1] = 0.8, 0.15, 0.05
+    monkeypatch.setattr(L, "letter_probabilities", lambda *a, **k: (p, classes))
+    five = np.zeros(len(L.VALUE_CLASSES), np.float32)
+    five[L.VALUE_CLASSES.index("5")] = 1.0
+    monkeypatch.setattr(L, "value_probabilities", lambda windows, model: np.stack([five] * len(windows)))
+    assert R.classify_tile(crop, polish, min_letter=0.0, min_margin=0.0)[0] == "A"          # no values given
+    assert R.classify_tile(crop, polish, min_letter=0.0, min_margin=0.0, values=values)[0] == "Ą"
+    monkeypatch.setattr(L, "classify_lone_crop", lambda *a, **k: dataclasses.replace(read, confidence=0.99))
+    assert R.classify_tile(crop, polish, values=values)[0] == "A"          # read surely: not weighed
+
+
 def test_a_letter_the_model_cannot_read_is_refused_not_misread():
     # a tile of "Þ" read by a model that does not know it would show as some other letter
     with pytest.raises(VisionError) as e:

@@ -1143,6 +1143,9 @@ class LetterGuess:
     confidence: float
     glyph: Glyph | None = None
     top: list[tuple[str, float]] = field(default_factory=list)
+    # (the grey crop the glyph was cut from, the ink's polarity, cut as a board square): where
+    # the tile's printed value is looked for (:func:`value_glyph_of`)
+    cut: tuple | None = None
 
 
 def stack(glyphs: list[Glyph]) -> tuple[np.ndarray, np.ndarray]:
@@ -1169,6 +1172,19 @@ def classify_glyphs(glyphs: list[Glyph], letters: str, model: LetterModel | None
         top = [(classes[i], float(p[k, i])) for i in order]
         out.append(LetterGuess(top[0][0], top[0][1], g, top))
     return out
+
+
+def letter_probabilities(glyph: Glyph, letters: str, model: LetterModel | None = None,
+                         prototypes: Prototypes | None = None, proto_weight: float = 0.7) -> tuple[np.ndarray, str]:
+    """(probabilities, classes) of one glyph as :func:`classify_glyphs` weighs them: the classes
+    are ``letters`` (and any letter known only from the prototypes), ROT, NONE."""
+    model = model or default_model()
+    ims, meta = stack([glyph])
+    logits, hid = model.forward(ims, meta)
+    p, classes = model.probabilities(ims, meta, letters, logits=logits)
+    if prototypes is not None and len(prototypes):
+        p, classes = _mix_prototypes(prototypes.similarity(hid, ims), p, classes, prototypes, proto_weight)
+    return p[0], classes
 
 
 def embed(glyphs: list[Glyph], model: LetterModel | None = None) -> np.ndarray:
@@ -1233,6 +1249,8 @@ def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = No
         # no letter either way (a star, print): keep the ink of the polarity the crop's
         # face suggests, not the blob between the strokes of the other
         return guesses[pols.index(guess_polarity(gray))]
+    for q, pol in zip(read, pols + [pols[i] for i, _ in bridged]):
+        q.cut = (gray, pol, board)
     best = max(guesses, key=lambda q: (q.label not in (ROT, NONE), q.confidence))
     for (i, _), q in zip(bridged, read[len(glyphs):]):
         if guesses[i].label not in (ROT, NONE) and q.label not in (ROT, NONE) and q.confidence > best.confidence:

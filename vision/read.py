@@ -3637,12 +3637,20 @@ def _expand(paths: Iterable) -> list[Path]:
 
 
 def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterModel | None = None,
-                  min_letter: float = MIN_LETTER, min_margin: float = MIN_MARGIN) -> tuple[str, float]:
+                  min_letter: float = MIN_LETTER, min_margin: float = MIN_MARGIN, values: dict | None = None,
+                  value_model: L.LetterModel | None = None) -> tuple[str, float]:
     """One tile crop -> (label, confidence): a letter, '?' blank tile, '.' empty square,
-    '#' not a tile or too unsure (a hand, a smudge)."""
+    '#' not a tile or too unsure (a hand, a smudge).
+
+    ``values`` (the set's point values, letter -> points): a letter under VALUE_CHECK is weighed
+    by the value printed beside it, as the board reader weighs a square's (:func:`letter_by_value`):
+    a Polish Ą's ogonek runs into the value printed beside it and the pair reads A, but its 5 is
+    not the A's 1."""
     model = model or L.default_model()
     protos = getattr(profile, "prototypes", None)
     gu = L.classify_lone_crop(crop, letters, model, protos, getattr(profile, "polarity", None))
+    if values and gu.label not in ("", L.NONE, L.ROT):
+        gu = _lone_letter_by_value(gu, letters, model, protos, values, value_model)
     if gu.label == "":
         # no ink: a blank tile or an empty square; colour alone cannot tell them apart
         tile = getattr(profile, "tile_lab", None)
@@ -3665,6 +3673,25 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
         if gu.confidence - second < min_margin:
             return COVERED, gu.confidence
     return gu.label, gu.confidence
+
+
+def _lone_letter_by_value(gu: L.LetterGuess, letters: str, model: L.LetterModel, protos, values: dict,
+                          value_model: L.LetterModel | None) -> L.LetterGuess:
+    """``gu`` (a lone crop's letter) weighed by the point value printed beside it where under
+    VALUE_CHECK and a value is seen; its ``top`` the weighed letters' first two."""
+    if gu.confidence >= VALUE_CHECK or gu.cut is None or gu.glyph is None:
+        return gu
+    gray, pol, board = gu.cut
+    window = L.value_glyph_of(gray, pol, board=board, letter=gu.glyph)
+    if window is None:
+        return gu
+    q = L.value_probabilities([window], value_model or L.default_value_model())[0]
+    p, classes = L.letter_probabilities(gu.glyph, letters, model, protos)
+    weighed = letter_by_value(p[:-2], classes[:-2], values, q)
+    if weighed is None:
+        return gu
+    label, conf, second = weighed
+    return L.LetterGuess(label, conf, gu.glyph, [(label, conf), ("", second)], gu.cut)
 
 
 def _star_like(crop: np.ndarray) -> bool:
@@ -3719,7 +3746,8 @@ def _shows_a_star(gray: np.ndarray) -> bool:
     return False
 
 
-def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False) -> int:
+def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False,
+                  values: dict | None = None) -> int:
     """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
 
     The label is the most likely letter and the confidence says how likely (the caller decides
@@ -3750,8 +3778,8 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
     for f in files:
         try:
             img = _load(f)
-            label, conf = (classify_tile(img, letters, prof, model) if abstain
-                           else classify_tile(img, letters, prof, model, min_letter=0.0, min_margin=0.0))
+            label, conf = (classify_tile(img, letters, prof, model, values=values) if abstain
+                           else classify_tile(img, letters, prof, model, min_letter=0.0, min_margin=0.0, values=values))
             print(f"{f}\t{label}\t{conf:.2f}", file=out)
         except VisionError as e:
             print(f"{f}\tERROR\t{e}", file=out)
