@@ -3678,14 +3678,17 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
 def _lone_letter_by_value(gu: L.LetterGuess, letters: str, model: L.LetterModel, protos, values: dict,
                           value_model: L.LetterModel | None) -> L.LetterGuess:
     """``gu`` (a lone crop's letter) weighed by the point value printed beside it where under
-    VALUE_CHECK and a value is seen; its ``top`` the weighed letters' first two."""
-    if gu.confidence >= VALUE_CHECK or gu.cut is None or gu.glyph is None:
+    VALUE_CHECK and a value is seen (the window cut where ``gu.cut`` says its glyph was found);
+    its ``top`` the weighed letter and the runner-up's probability (which letter that is, the
+    margin test in :func:`classify_tile` does not need).  Without a value model, ``gu``."""
+    value_model = value_model or L.default_value_model()
+    if value_model is None or gu.confidence >= VALUE_CHECK or gu.cut is None or gu.glyph is None:
         return gu
     gray, pol, board = gu.cut
     window = L.value_glyph_of(gray, pol, board=board, letter=gu.glyph)
     if window is None:
         return gu
-    q = L.value_probabilities([window], value_model or L.default_value_model())[0]
+    q = L.value_probabilities([window], value_model)[0]
     p, classes = L.letter_probabilities(gu.glyph, letters, model, protos)
     weighed = letter_by_value(p[:-2], classes[:-2], values, q)
     if weighed is None:
@@ -3749,6 +3752,7 @@ def _shows_a_star(gray: np.ndarray) -> bool:
 def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False,
                   values: dict | None = None) -> int:
     """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
+    ``values``: the tile set's point values, which weigh a letter in doubt (:func:`classify_tile`).
 
     The label is the most likely letter and the confidence says how likely (the caller decides
     what is sure enough: the board reader asks the players below 0.7 unless the letter leads the
