@@ -879,7 +879,7 @@ def test_bridging_never_makes_a_letter_of_ink_read_as_no_letter():
     crop[17:19, 4:32] = 255                     # a gap across it for the closing to bridge
     plain = L.classify_crop(crop, ENGLISH)
     assert plain.label in (L.ROT, L.NONE)
-    assert L.bridged_glyph(crop, 1) is not None
+    assert L.bridged_glyph(*L._crop_mask(crop, 1, 28.0, False)) is not None
     assert L.classify_crop(crop, ENGLISH, bridge=True).label == plain.label
 
 

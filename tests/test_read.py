@@ -1068,7 +1068,7 @@ def test_a_lone_crops_letter_in_doubt_is_weighed_by_the_value_printed_beside_it(
     classes = polish + L.ROT + L.NONE
     p = np.zeros(len(classes), np.float32)
     p[classes.index("A")], p[classes.index("Ą")], p[-1] = 0.8, 0.15, 0.05
-    monkeypatch.setattr(L, "letter_probabilities", lambda *a, **k: (p, classes))
+    monkeypatch.setattr(L, "glyph_probabilities", lambda *a, **k: (p[None], classes))
     five = np.zeros(len(L.VALUE_CLASSES), np.float32)
     five[L.VALUE_CLASSES.index("5")] = 1.0
     monkeypatch.setattr(L, "value_probabilities", lambda windows, model: np.stack([five] * len(windows)))

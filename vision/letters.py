@@ -217,15 +217,19 @@ def glyph_of(crop: np.ndarray, polarity: int | None = None, min_contrast: float 
     """
     if gray is None:
         gray = to_gray(crop)
+    mask, contrast = _crop_mask(gray, polarity, min_contrast, board)
+    return None if mask is None else _glyph_from_mask(mask, contrast, marks_at_edge=not board)
+
+
+def _crop_mask(gray: np.ndarray, polarity: int | None, min_contrast: float, board: bool) -> tuple[np.ndarray | None, float]:
+    """:func:`glyph_of`'s ink mask of a crop (less a board crop's edge lines) and ink strength."""
     h, w = gray.shape[:2]
     if h < 12 or w < 12:
         raise VisionError("The picture of the tile is too small to read.", "bad-input")
     mask, contrast = binarise(gray, min_contrast, polarity)
-    if mask is None:
-        return None
-    if board:
+    if mask is not None and board:
         mask = _drop_edge_lines(mask)
-    return _glyph_from_mask(mask, contrast, marks_at_edge=not board)
+    return mask, contrast
 
 
 # A crop already in black and white (a scan thresholded by someone else: the real crops in
@@ -243,16 +247,12 @@ def is_black_and_white(gray: np.ndarray) -> bool:
     return len(np.unique(gray)) <= BW_LEVELS
 
 
-def bridged_glyph(gray: np.ndarray, polarity: int, min_contrast: float = 28.0, board: bool = False) -> Glyph | None:
-    """:func:`glyph_of` of a black-and-white crop with the gaps of lost hairlines bridged: the
-    ink mask closed by a disc of BRIDGE of the crop's side (5 px on a 36 px crop) before the
-    letter's components are chosen.  None where there is no ink, or the closing changes nothing."""
-    h, w = gray.shape[:2]
-    mask, contrast = binarise(gray, min_contrast, polarity)
-    if mask is None:
-        return None
-    if board:
-        mask = _drop_edge_lines(mask)
+def bridged_glyph(mask: np.ndarray, contrast: float, board: bool = False) -> Glyph | None:
+    """The glyph of a black-and-white crop's ink ``mask`` (:func:`_crop_mask`) with the gaps of
+    lost hairlines bridged: the mask closed by a disc of BRIDGE of the crop's side (5 px on a
+    36 px crop) before the letter's components are chosen.  None where the closing changes
+    nothing (the usual glyph is the same)."""
+    h, w = mask.shape[:2]
     k = max(3, int(round(BRIDGE * min(h, w))) | 1)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(k))
     if np.array_equal(closed, mask):
@@ -1160,12 +1160,7 @@ def classify_glyphs(glyphs: list[Glyph], letters: str, model: LetterModel | None
     """Classify normalised glyphs; probabilities restricted to ``letters`` + ROT + NONE."""
     if not glyphs:
         return []
-    model = model or default_model()
-    ims, meta = stack(glyphs)
-    logits, hid = model.forward(ims, meta)
-    p, classes = model.probabilities(ims, meta, letters, logits=logits)
-    if prototypes is not None and len(prototypes):
-        p, classes = _mix_prototypes(prototypes.similarity(hid, ims), p, classes, prototypes, proto_weight)
+    p, classes = glyph_probabilities(glyphs, letters, model, prototypes, proto_weight)
     out = []
     for k, g in enumerate(glyphs):
         order = np.argsort(-p[k])[:3]
@@ -1174,17 +1169,17 @@ def classify_glyphs(glyphs: list[Glyph], letters: str, model: LetterModel | None
     return out
 
 
-def letter_probabilities(glyph: Glyph, letters: str, model: LetterModel | None = None,
-                         prototypes: Prototypes | None = None, proto_weight: float = 0.7) -> tuple[np.ndarray, str]:
-    """(probabilities, classes) of one glyph as :func:`classify_glyphs` weighs them: the classes
-    are ``letters`` (and any letter known only from the prototypes), ROT, NONE."""
+def glyph_probabilities(glyphs: list[Glyph], letters: str, model: LetterModel | None = None,
+                        prototypes: Prototypes | None = None, proto_weight: float = 0.7) -> tuple[np.ndarray, str]:
+    """(probabilities (n, classes), classes) of glyphs, as :func:`classify_glyphs` reads them:
+    the classes are ``letters`` (and any letter known only from the prototypes), ROT, NONE."""
     model = model or default_model()
-    ims, meta = stack([glyph])
+    ims, meta = stack(glyphs)
     logits, hid = model.forward(ims, meta)
     p, classes = model.probabilities(ims, meta, letters, logits=logits)
     if prototypes is not None and len(prototypes):
         p, classes = _mix_prototypes(prototypes.similarity(hid, ims), p, classes, prototypes, proto_weight)
-    return p[0], classes
+    return p, classes
 
 
 def embed(glyphs: list[Glyph], model: LetterModel | None = None) -> np.ndarray:
@@ -1233,16 +1228,18 @@ def classify_crop(crop: np.ndarray, letters: str, model: LetterModel | None = No
     bridged cut could stand alone).
     """
     gray = to_gray(crop)
-    glyphs, pols = [], []
+    glyphs, pols, bridged = [], [], []
     for pol in ((polarity,) if polarity else (1, -1)):
-        g = glyph_of(crop, pol, gray=gray, board=board)
+        mask, contrast = _crop_mask(gray, pol, 28.0, board)
+        g = None if mask is None else _glyph_from_mask(mask, contrast, marks_at_edge=not board)
         if g is not None:
             glyphs.append(g)
             pols.append(pol)
+            joined = bridged_glyph(mask, contrast, board) if bridge else None
+            if joined is not None:
+                bridged.append((len(glyphs) - 1, joined))
     if not glyphs:
         return LetterGuess("", 1.0, None, [])
-    bridged = [(i, bridged_glyph(gray, pol, board=board)) for i, pol in enumerate(pols)] if bridge else []
-    bridged = [(i, g) for i, g in bridged if g is not None]
     read = classify_glyphs(glyphs + [g for _, g in bridged], letters, model, prototypes)
     guesses = read[:len(glyphs)]
     if len(guesses) == 2 and all(q.label in (ROT, NONE) for q in guesses):

@@ -3689,8 +3689,8 @@ def _lone_letter_by_value(gu: L.LetterGuess, letters: str, model: L.LetterModel,
     if window is None:
         return gu
     q = L.value_probabilities([window], value_model)[0]
-    p, classes = L.letter_probabilities(gu.glyph, letters, model, protos)
-    weighed = letter_by_value(p[:-2], classes[:-2], values, q)
+    p, classes = L.glyph_probabilities([gu.glyph], letters, model, protos)
+    weighed = letter_by_value(p[0][:-2], classes[:-2], values, q)
     if weighed is None:
         return gu
     label, conf, second = weighed
