@@ -33,7 +33,8 @@ Parts:
 * ``--only value-windows`` (asked for only): the point-value model alone on rendered value
   windows, training fonts and fonts never seen, by class;
 * ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
-  board round the square, small, binarised (how crops cut by hand from photos may look);
+  board round the square, small, binarised, boxed round the tile in a photo turned 15 or 30
+  degrees to the board (how crops cut by hand from photos may look);
 * ``--only marked-crops``: the same for the letters with marks of the German, Danish and Polish
   sets (and the plain letters they could be taken for), cut tight and with 15 % and 30 % of board
   round the square;
@@ -340,10 +341,15 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
 
 
 # How someone might cut tile crops by hand from photos (``companion vision classify`` does not
-# know): name -> (board round the square, x its side each way; side in px; binarised by Otsu)
-LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False), "tight 32 px": (0.0, 32, False),
-                  "square + 10 %, 40 px": (0.10, 40, False), "square + 15 %, 64 px": (0.15, 64, False),
-                  "square + 30 %, 96 px": (0.30, 96, False), "binarised, square + 5 %, 36 px": (0.05, 36, True)}   # at Otsu's threshold of its middle
+# know): name -> (board round the square, x its side each way; side in px; binarised by Otsu;
+# the photo turned by that many degrees to the board, the crop the upright box round the square)
+LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False, 0), "tight 32 px": (0.0, 32, False, 0),
+                  "square + 10 %, 40 px": (0.10, 40, False, 0), "square + 15 %, 64 px": (0.15, 64, False, 0),
+                  "square + 30 %, 96 px": (0.30, 96, False, 0),
+                  "binarised, square + 5 %, 36 px": (0.05, 36, True, 0),     # at Otsu's threshold of its middle
+                  "turned 15 deg, square + 15 %, 64 px": (0.15, 64, False, 15),
+                  "turned 30 deg, tight, 64 px": (0.0, 64, False, 30),
+                  "turned 15 deg, binarised, + 5 %, 36 px": (0.05, 36, True, 15)}
 
 
 def bench_lone_crops(boards: int, seed: int) -> str:
@@ -366,11 +372,21 @@ def bench_lone_crops(boards: int, seed: int) -> str:
             empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
             empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
             for r, c in tiles + empty:
-                for k, (pad, side, binarised) in LONE_CROP_CUTS.items():
+                for k, (pad, side, binarised, turn) in LONE_CROP_CUTS.items():
                     p = int(pad * cell)
-                    y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
-                    crop = cv2.resize(rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p], (side, side),
-                                      interpolation=cv2.INTER_AREA)
+                    if turn:        # one way, then the other, tile after tile
+                        a = turn if (r * 15 + c) % 2 else -turn
+                        cy, cx = (r + 1.5) * cell, (c + 1.5) * cell
+                        m = cv2.getRotationMatrix2D((cx, cy), a, 1.0)
+                        half = (cell / 2 + p) * (abs(np.cos(np.radians(a))) + abs(np.sin(np.radians(a))))
+                        y0, x0 = int(cy - half), int(cx - half)
+                        m[:, 2] -= (x0, y0)             # only the box round the square is warped
+                        box = cv2.warpAffine(rect, m, (int(cx + half) - x0, int(cy + half) - y0),
+                                             borderMode=cv2.BORDER_REPLICATE)
+                    else:
+                        y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+                        box = rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p]
+                    crop = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA)
                     if binarised:      # Otsu's threshold of the middle (the tile's face and letter)
                         g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
                         q = side // 4

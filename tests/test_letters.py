@@ -340,10 +340,12 @@ def test_rendered_tiles_read_right(face, ink):
 
 
 
-def _lone_crops(pad: float, side: int, boards: int = 3, seed: int = 21) -> list[tuple[str, np.ndarray]]:
+def _lone_crops(pad: float, side: int, boards: int = 3, seed: int = 21, turn: float = 0.0) -> list[tuple[str, np.ndarray]]:
     """(letter, crop) for the uncovered letter tiles of rendered boards, each cut as someone
     cutting crops by hand might: the square and ``pad`` of its side of board round it (the
-    neighbours' edges, grid lines, premium colours), scaled to ``side`` px."""
+    neighbours' edges, grid lines, premium colours), scaled to ``side`` px; ``turn``: the photo
+    turned by that many degrees (one way, then the other) and the crop the upright box round the
+    turned square."""
     from vision.geometry import rectify
     from vision.render import random_scene
 
@@ -357,8 +359,16 @@ def _lone_crops(pad: float, side: int, boards: int = 3, seed: int = 21) -> list[
         p = int(pad * cell)
         for r, c in [(r, c) for r in range(15) for c in range(15)
                      if sc.labels[r][c] in ENGLISH and sc.covered[r, c] <= 0.02][:10]:
-            y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
-            crop = rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p]
+            if turn:
+                a = turn if len(out) % 2 else -turn
+                cy, cx = (r + 1.5) * cell, (c + 1.5) * cell
+                m = cv2.getRotationMatrix2D((cx, cy), a, 1.0)
+                turned = cv2.warpAffine(rect, m, rect.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+                half = (cell / 2 + p) * (abs(np.cos(np.radians(a))) + abs(np.sin(np.radians(a))))
+                crop = turned[int(cy - half):int(cy + half), int(cx - half):int(cx + half)]
+            else:
+                y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+                crop = rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p]
             out.append((sc.labels[r][c], cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)))
     return out
 
@@ -370,6 +380,70 @@ def test_a_lone_crop_reads_its_letter_however_it_was_framed(pad, side):
     crops = _lone_crops(pad, side)
     right = sum(L.classify_lone_crop(crop, ENGLISH).label == ch for ch, crop in crops)
     assert right >= 0.93 * len(crops), f"{right}/{len(crops)}"
+
+
+@pytest.mark.parametrize("pad", [0.0, 0.15], ids=["tight", "margin-15%"])
+def test_a_tile_cut_from_a_turned_photo_is_read_turned_upright(pad):
+    """A box cut round a tile in a photo turned 30 degrees to the board: read as it is, half the
+    letters were lost (15-16 of 30); turned upright by the tilt of its edges, they read."""
+    crops = _lone_crops(pad, 64, turn=30)
+    right = sum(L.classify_lone_crop(crop, ENGLISH).label == ch for ch, crop in crops)
+    assert right >= 0.93 * len(crops), f"{right}/{len(crops)}"
+
+
+def _turned_square(angle: float, side: int = 64, tile: int = 40) -> np.ndarray:
+    """A light square ``tile`` px wide turned by ``angle`` degrees on a dark ``side`` px crop."""
+    crop = np.full((side, side, 3), 70, np.uint8)
+    corners = cv2.boxPoints(((side / 2, side / 2), (tile, tile), angle))
+    cv2.fillConvexPoly(crop, np.round(corners).astype(np.int32), (200, 210, 220), lineType=cv2.LINE_AA)
+    return crop
+
+
+@pytest.mark.parametrize("angle", [-25, -12, 8, 20])
+def test_a_turned_squares_tilt_is_measured_from_its_edges(angle):
+    crop = _turned_square(angle)
+    tilt, sureness = L.tilt_of(L.to_gray(crop))
+    assert abs(abs(tilt) - abs(angle)) < 1.5 and sureness > L.TILT_SURE
+    upright = L.turned_upright(crop, tilt)
+    again, _ = L.tilt_of(L.to_gray(upright))
+    assert abs(again) < 1.5
+    # cut to the square the tile fills once upright: its side over |cos| + |sin|
+    k = abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle)))
+    assert abs(upright.shape[0] - 64 / k) <= 1
+
+
+def test_a_flat_crop_has_no_tilt():
+    assert L.tilt_of(np.full((40, 40), 128, np.uint8)) == (0.0, 0.0)
+
+
+def test_a_black_and_white_crop_turned_stays_black_and_white():
+    """Turning blends the two levels at the strokes' edges: thresholded again between them, the
+    crop is still black and white, so its lost hairlines are still bridged (is_black_and_white)."""
+    crop = np.where(_turned_square(15)[:, :, 0] > 128, 255, 0).astype(np.uint8)
+    turned = L.turned_upright(crop, 15.0, keep_black_and_white=True)
+    assert set(np.unique(turned).tolist()) <= {0, 255} and L.is_black_and_white(turned)
+    assert len(np.unique(L.turned_upright(crop, 15.0))) > 2
+
+
+def test_the_turned_reading_is_kept_where_the_tilt_or_its_letter_is_sure(monkeypatch):
+    """Upright crops with no edges in view can measure tilted (a letter's own diagonal strokes):
+    the crop turned is read, and its letter kept only on a sure tilt, a reading TURNED_LEAD
+    surer, or -- where the crop as it is reads no letter -- TURNED_FLOOR sure."""
+    crop = np.full((40, 40, 3), 200, np.uint8)
+
+    def case(tilt, as_is, turned):
+        monkeypatch.setattr(L, "tilt_of", lambda gray: tilt)
+        reads = iter([as_is, turned])
+        monkeypatch.setattr(L, "_read_framed", lambda *a: L.LetterGuess(*next(reads), None, []))
+        return L.classify_lone_crop(crop, ENGLISH).label
+
+    assert case((2.0, 0.9), ("V", 0.6), ("U", 0.99)) == "V"            # under TILT_MIN: not turned
+    assert case((12.0, 0.7), ("V", 0.9), ("U", 0.8)) == "U"            # a sure tilt
+    assert case((12.0, 0.4), ("V", 0.7), ("U", 0.8)) == "V"            # unsure tilt, not 0.2 surer
+    assert case((12.0, 0.4), ("V", 0.7), ("U", 0.95)) == "U"           # unsure tilt, 0.2 surer
+    assert case((12.0, 0.7), ("V", 0.7), (L.NONE, 0.99)) == "V"        # turned: no letter
+    assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.9)) == "W"         # as it is no letter
+    assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.6)) == L.NONE      # ... the turned one unsure
 
 
 
