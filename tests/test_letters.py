@@ -412,6 +412,15 @@ def test_a_turned_squares_tilt_is_measured_from_its_edges(angle):
     assert abs(upright.shape[0] - 64 / k) <= 1
 
 
+def test_a_tilted_crop_too_small_to_turn_is_read_as_it_is():
+    """Turned upright a box keeps only the square inside it: a 14 px crop tilted 25 degrees would
+    be 10 px, under what is read at all -- the crop as it is is read, nothing is refused."""
+    crop = cv2.resize(_turned_square(25), (14, 14), interpolation=cv2.INTER_AREA)
+    assert abs(L.tilt_of(L.to_gray(crop))[0]) >= L.TILT_MIN
+    assert min(L.turned_upright(crop, 25.0).shape[:2]) < L.MIN_CROP_SIDE
+    L.classify_lone_crop(crop, ENGLISH)
+
+
 def test_a_flat_crop_has_no_tilt():
     assert L.tilt_of(np.full((40, 40), 128, np.uint8)) == (0.0, 0.0)
 

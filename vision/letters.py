@@ -221,10 +221,13 @@ def glyph_of(crop: np.ndarray, polarity: int | None = None, min_contrast: float 
     return None if mask is None else _glyph_from_mask(mask, contrast, marks_at_edge=not board)
 
 
+MIN_CROP_SIDE = 12      # px: a crop smaller either way is refused as too small to read
+
+
 def _crop_mask(gray: np.ndarray, polarity: int | None, min_contrast: float, board: bool) -> tuple[np.ndarray | None, float]:
     """:func:`glyph_of`'s ink mask of a crop (less a board crop's edge lines) and ink strength."""
     h, w = gray.shape[:2]
-    if h < 12 or w < 12:
+    if h < MIN_CROP_SIDE or w < MIN_CROP_SIDE:
         raise VisionError("The picture of the tile is too small to read.", "bad-input")
     mask, contrast = binarise(gray, min_contrast, polarity)
     if mask is not None and board:
@@ -1302,8 +1305,10 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     angle, sureness = tilt_of(gray)
     if abs(angle) < TILT_MIN:
         return as_is
-    turned = _read_framed(turned_upright(crop, angle, keep_black_and_white=bridge), letters, model,
-                          prototypes, polarity, bridge)
+    upright = turned_upright(crop, angle, keep_black_and_white=bridge)
+    if min(upright.shape[:2]) < MIN_CROP_SIDE:
+        return as_is                  # a crop just big enough to read: turned, it is not
+    turned = _read_framed(upright, letters, model, prototypes, polarity, bridge)
     if turned.label in ("", ROT, NONE):
         return as_is
     if as_is.label in ("", ROT, NONE):
