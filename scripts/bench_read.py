@@ -35,6 +35,8 @@ Parts:
 * ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
   board round the square, small, binarised, boxed round the tile in a photo turned 15 or 30
   degrees to the board (how crops cut by hand from photos may look);
+* ``--only sets``: boards of the other tile sets the product ships (German, Danish, French,
+  Dutch, Polish), hard camera, cold, each set's values printed and read;
 * ``--only marked-crops``: the same for the letters with marks of the German, Danish and Polish
   sets (and the plain letters they could be taken for), cut tight and with 15 % and 30 % of board
   round the square;
@@ -196,6 +198,12 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
         c = score_board(sc.labels, sc.covered, got)
         for k, v in c.items():
             tot[k] = tot.get(k, 0) + v
+        mistakes = tot.setdefault("mistakes", {})        # "truth->shown" of squares shown wrong
+        for r in range(15):
+            for k in range(15):
+                if sc.covered[r, k] <= 0.02 and got[r][k] not in (sc.labels[r][k], "#"):
+                    key = f"{sc.labels[r][k]}->{got[r][k]}"
+                    mistakes[key] = mistakes.get(key, 0) + 1
         boards += 1
         wrong = c["tiles_wrong"] + c["empty_wrong"] + c["covered_wrong"]
         boards_clean += wrong == 0
@@ -207,6 +215,35 @@ def bench_renders(n: int, seed: int, role: str, reference: bool, alphabet: str =
     tot.update(boards=boards, boards_no_error=boards_clean, boards_all_read=boards_full,
                ms_median=float(np.median(ms)) if ms else float("nan"), errors=errors)
     return tot
+
+
+# The tile sets the product ships besides English (companion/data/tilesets): their own letters
+# (German Ä Ö Ü, Danish Æ Ø Å, Polish Ą Ć Ę Ł Ń Ó Ś Ź Ż) and point values
+OTHER_SETS = ("de", "da", "fr", "nl", "pl")
+
+
+def bench_other_sets(n: int, seed: int, show_errors: int = 0) -> None:
+    """Boards of each of OTHER_SETS as `vision read --tileset CODE` reads them: the hard camera,
+    cold, the set's values printed on its tiles and handed to the reader; training fonts and
+    fonts never seen, ``n`` boards each (seeds ``seed + 20 i`` and ``+ 10``)."""
+    from companion.tiles import get_tileset
+    lines = []
+    for i, code in enumerate(OTHER_SETS):
+        ts = get_tileset(code)
+        for role in ("train", "heldout"):
+            t = bench_renders(n, seed + 20 * i + (10 if role == "heldout" else 0), role, False,
+                              alphabet="".join(ts.alphabet), hard=True, printed=dict(ts.values), read_values=True,
+                              show_errors=show_errors)
+            tiles = max(1, t["tiles"])
+            top = sorted(t["mistakes"].items(), key=lambda kv: -kv[1])[:6]
+            lines.append(f"{ts.name} set ({code}), hard camera, {'training fonts' if role == 'train' else 'fonts never seen'}, "
+                         f"cold, values read: {t['boards']} boards, {t['tiles']} tiles: right {t['tiles_right'] / tiles:.4f}, "
+                         f"'#' {t['tiles_unread'] / tiles:.4f}, wrong {t['tiles_wrong'] / tiles:.4f}; boards with no wrong "
+                         f"square {t['boards_no_error'] / t['boards']:.4f}; commonest wrong "
+                         + (", ".join(f"{k} {v}" for k, v in top) or "none"))
+            lines += [f"    board {e[0]}: {e[1]}" for e in t["errors"][:show_errors]]
+            print("\n".join(lines), flush=True)          # a set's row as soon as it is read
+            lines.clear()
 
 
 def report_renders(name: str, t: dict) -> str:
@@ -881,7 +918,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
                                        "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows",
-                                       "marked-crops"],
+                                       "marked-crops", "sets"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -960,6 +997,8 @@ def main(argv=None) -> int:
                       + f"\n  squares {np.median(t['cell_px']):.0f} px median in the frame "
                       f"({min(t['cell_px']):.0f}-{max(t['cell_px']):.0f}); grid found within half a square "
                       f"{t.get('located', 0)}/{t['boards']}, {np.median(t['locate_ms']):.1f} ms median", flush=True)
+    if a.only in (None, "sets"):
+        bench_other_sets(max(10, a.boards // 7), a.seed + 800, a.show_errors)
     if a.only in (None, "focus"):
         print(bench_focus(max(10, a.boards // 10), a.seed + 400), flush=True)
     if a.only in (None, "engines") and not a.skip_speed:
