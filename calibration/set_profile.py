@@ -228,10 +228,21 @@ def _labelled_glyph(img: np.ndarray, gray: np.ndarray, label: str, pol: int, let
     the board's edge as the letter, and such prototypes then misread the set's letters (rendered
     sets cut with 15 % of board round each square: 100 % read without the profile, 67 % with).
     A letter the model does not know (a set's own letter) is the cut it reads most surely as
-    some letter, the cut as it is unless another is 0.2 surer.  Returns the glyph and how
-    surely it reads as its letter (None: no ink in that polarity)."""
+    some letter, the cut as it is unless another is 0.2 surer.  A picture whose edges measure
+    tilted (:func:`vision.letters.tilt_of`: a tile photographed askew) is cut turned upright too
+    (:func:`vision.letters.turned_upright`), so the set is learnt from upright letters -- only
+    on a tilt measured surely (TILT_SURE): upright crops whose letters' strokes measure tilted
+    gave prototypes cut from a turned letter (jheidel calibrated from one crop a letter: a crop
+    more wrong).
+    Returns the glyph and how surely it reads as its letter (None: no ink in that polarity)."""
     cuts = [L.glyph_of(img, pol, gray=gray)]
     cuts += [L.glyph_of(L.framed(img, f), pol, board=True) for f in L.LONE_FRAMINGS]
+    angle, sureness = L.tilt_of(gray)
+    if abs(angle) >= L.TILT_MIN and sureness >= L.TILT_SURE:
+        upright = L.turned_upright(img, angle, keep_black_and_white=L.is_black_and_white(gray))
+        if min(upright.shape[:2]) >= L.MIN_CROP_SIDE:
+            cuts += [L.glyph_of(upright, pol)]
+            cuts += [L.glyph_of(L.framed(upright, f), pol, board=True) for f in L.LONE_FRAMINGS]
     found = [g for g in cuts if g is not None]
     if not found:
         return None, None
