@@ -690,31 +690,37 @@ def test_profile_roundtrip(tmp_path):
         SetProfile.load(tmp_path / "missing.npz")
 
 
-@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
-def test_calibration_from_pictures_of_single_tiles_helps_an_odd_font():
-    from calibration.set_profile import calibrate_crops, sheet_layout
+def _odd_font_sheet_and_game() -> tuple[list[tuple[str, np.ndarray]], callable]:
+    """(letter, crop) of each letter's square on a tile sheet of the odd font (URW Z003), and a
+    function: how many of a game board's letters in that font a profile reads right (the best
+    letter, as `vision classify` prints it; None: without a profile)."""
+    from calibration.set_profile import sheet_layout
 
     odd = maple(font_paths("odd")[0])
     sheet = [["."] * 15 for _ in range(15)]
     for (r, c), ch in sheet_layout(ENGLISH).items():
         sheet[r][c] = ch
-    sheet_pic, _ = board_picture(["".join(x) for x in sheet], seed=5, tile=odd)
-    crops = R.cell_crops(sheet_pic)
-    profile = calibrate_crops([(ch, crops[rc]) for rc, ch in sheet_layout(ENGLISH).items() if ch != "?"], ENGLISH)
-    assert profile.details["found"] == 26 and profile.polarity == 1 and profile.tile_lab is not None
-
-    game, _ = board_picture(seed=6, tile=odd)
-    game_crops = R.cell_crops(game)
+    crops = R.cell_crops(board_picture(["".join(x) for x in sheet], seed=5, tile=odd)[0])
+    game_crops = R.cell_crops(board_picture(seed=6, tile=odd)[0])
     tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
 
-    def right(profile_):       # the best letter, as `vision classify` prints it
-        return sum(R.classify_tile(game_crops[rc], ENGLISH, profile_, min_letter=0.0, min_margin=0.0)[0]
+    def right(profile):
+        return sum(R.classify_tile(game_crops[rc], ENGLISH, profile, min_letter=0.0, min_margin=0.0)[0]
                    == LABELS[rc[0]][rc[1]] for rc in tiles)
 
+    return [(ch, crops[rc]) for rc, ch in sheet_layout(ENGLISH).items() if ch != "?"], right
+
+
+@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
+def test_calibration_from_pictures_of_single_tiles_helps_an_odd_font():
+    from calibration.set_profile import calibrate_crops
+
+    pictures, right = _odd_font_sheet_and_game()
+    profile = calibrate_crops(pictures, ENGLISH)
+    assert profile.details["found"] == 26 and profile.polarity == 1 and profile.tile_lab is not None
     without, with_ = right(None), right(profile)
     assert with_ >= without + 3
-    assert with_ >= 0.8 * len(tiles)
-
+    assert with_ >= 0.8 * sum(ch not in ".?" for row in LABELS for ch in row)
 
 
 @pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
@@ -722,14 +728,7 @@ def test_calibration_from_pictures_of_tiles_photographed_askew_learns_them_uprig
     """The players' pictures of their tiles taken with the phone turned 20 degrees: each is cut
     turned upright too, and the set is learnt from upright letters (learnt as photographed, the
     odd font read 22 of 27 letters with the profile; 25 now, 20 without one)."""
-    from calibration.set_profile import calibrate_crops, sheet_layout
-
-    odd = maple(font_paths("odd")[0])
-    sheet = [["."] * 15 for _ in range(15)]
-    for (r, c), ch in sheet_layout(ENGLISH).items():
-        sheet[r][c] = ch
-    sheet_pic, _ = board_picture(["".join(x) for x in sheet], seed=5, tile=odd)
-    crops = R.cell_crops(sheet_pic)
+    from calibration.set_profile import calibrate_crops
 
     def askew(crop, angle=20.0):         # the upright box round the square, turned
         big = cv2.copyMakeBorder(crop, 20, 20, 20, 20, cv2.BORDER_REPLICATE)
@@ -739,16 +738,8 @@ def test_calibration_from_pictures_of_tiles_photographed_askew_learns_them_uprig
         half = crop.shape[0] / 2 * (abs(np.cos(np.radians(angle))) + abs(np.sin(np.radians(angle))))
         return turned[int(h / 2 - half):int(h / 2 + half), int(w / 2 - half):int(w / 2 + half)]
 
-    profile = calibrate_crops([(ch, askew(crops[rc])) for rc, ch in sheet_layout(ENGLISH).items() if ch != "?"],
-                              ENGLISH)
-    game, _ = board_picture(seed=6, tile=odd)
-    game_crops = R.cell_crops(game)
-    tiles = [(r, c) for r in range(15) for c in range(15) if LABELS[r][c] not in ".?"]
-
-    def right(profile_):
-        return sum(R.classify_tile(game_crops[rc], ENGLISH, profile_, min_letter=0.0, min_margin=0.0)[0]
-                   == LABELS[rc[0]][rc[1]] for rc in tiles)
-
+    pictures, right = _odd_font_sheet_and_game()
+    profile = calibrate_crops([(ch, askew(crop)) for ch, crop in pictures], ENGLISH)
     assert right(profile) >= right(None) + 4
 
 
