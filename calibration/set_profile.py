@@ -239,7 +239,7 @@ def _labelled_glyph(img: np.ndarray, gray: np.ndarray, label: str, pol: int, let
     cuts += [L.glyph_of(L.framed(img, f), pol, board=True) for f in L.LONE_FRAMINGS]
     angle, sureness = L.tilt_of(gray)
     if abs(angle) >= L.TILT_MIN and sureness >= L.TILT_SURE:
-        upright = L.turned_upright(img, angle, keep_black_and_white=L.is_black_and_white(gray))
+        upright = L.turned_upright(img, angle)
         if min(upright.shape[:2]) >= L.MIN_CROP_SIDE:
             cuts += [L.glyph_of(upright, pol)]
             cuts += [L.glyph_of(L.framed(upright, f), pol, board=True) for f in L.LONE_FRAMINGS]
