@@ -382,7 +382,7 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
 # the photo turned by that many degrees to the board, the crop the upright box round the square)
 LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False, 0), "tight 32 px": (0.0, 32, False, 0),
                   "square + 10 %, 40 px": (0.10, 40, False, 0), "square + 15 %, 64 px": (0.15, 64, False, 0),
-                  "square + 30 %, 96 px": (0.30, 96, False, 0),
+                  "square + 30 %, 96 px": (0.30, 96, False, 0), "square + 50 %, 96 px": (0.50, 96, False, 0),
                   "binarised, square + 5 %, 36 px": (0.05, 36, True, 0),     # at Otsu's threshold of its middle
                   "turned 15 deg, square + 15 %, 64 px": (0.15, 64, False, 15),
                   "turned 30 deg, tight, 64 px": (0.0, 64, False, 30),
