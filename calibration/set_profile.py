@@ -233,16 +233,18 @@ def _labelled_glyph(img: np.ndarray, gray: np.ndarray, label: str, pol: int, let
     (:func:`vision.letters.turned_upright`), so the set is learnt from upright letters -- only
     on a tilt measured surely (TILT_SURE): upright crops whose letters' strokes measure tilted
     gave prototypes cut from a turned letter (jheidel calibrated from one crop a letter: a crop
-    more wrong).
-    Returns the glyph and how surely it reads as its letter (None: no ink in that polarity)."""
-    cuts = [L.glyph_of(img, pol, gray=gray)]
-    cuts += [L.glyph_of(L.framed(img, f), pol, board=True) for f in L.LONE_FRAMINGS]
+    more wrong).  Returns the glyph and how surely it reads as its letter (None: no ink in that
+    polarity)."""
+    pictures = [img]
     angle, sureness = L.tilt_of(gray)
     if abs(angle) >= L.TILT_MIN and sureness >= L.TILT_SURE:
         upright = L.turned_upright(img, angle)
         if min(upright.shape[:2]) >= L.MIN_CROP_SIDE:
-            cuts += [L.glyph_of(upright, pol)]
-            cuts += [L.glyph_of(L.framed(upright, f), pol, board=True) for f in L.LONE_FRAMINGS]
+            pictures.append(upright)
+    cuts = []
+    for picture in pictures:
+        cuts.append(L.glyph_of(picture, pol, gray=gray if picture is img else None))
+        cuts += [L.glyph_of(L.framed(picture, f), pol, board=True) for f in L.LONE_FRAMINGS]
     found = [g for g in cuts if g is not None]
     if not found:
         return None, None

@@ -1390,7 +1390,9 @@ def _read_framed(crop: np.ndarray, letters: str, model: LetterModel, prototypes:
     A crop in black and white is read with its letters' lost hairlines bridged too
     (:func:`classify_crop`'s ``bridge``).  Where the tile set has the letter read as cut with
     marks (Ä for A), the crop is framed however sure that letter, and where both middle framings
-    read the same marked letter MARKS_SURE or more surely, that is the letter."""
+    read the same marked letter MARKS_SURE or more surely, that is the letter.  Where a framed
+    letter lacks only a second framing's agreement, the crop's middle half (NARROWEST) is read
+    too and seconds it when it reads the same (a crop with the neighbours' letters at its sides)."""
     as_cut = classify_crop(crop, letters, model, prototypes, polarity, bridge=bridge)
     marked = _marked_forms(as_cut.label, letters)
     if as_cut.label not in ("", ROT, NONE) and as_cut.confidence + AS_CUT_LEAD >= 1.0 and not marked:
