@@ -34,7 +34,7 @@ Parts:
   windows, training fonts and fonts never seen, by class;
 * ``--only crops``: ``vision classify`` on lone crops of rendered tiles, cut tight, with some
   board round the square, small, binarised, boxed round the tile in a photo turned 15 or 30
-  degrees to the board (how crops cut by hand from photos may look);
+  degrees to the board, from a dim photo (how crops cut by hand from photos may look);
 * ``--only sets``: boards of the other tile sets the product ships (German, Danish, French,
   Dutch, Polish), hard camera, cold, each set's values printed and read;
 * ``--only marked-crops``: the same for the letters with marks of the German, Danish and Polish
@@ -379,14 +379,17 @@ def bench_speed(n: int, seed: int, repeats: int = 3) -> str:
 
 # How someone might cut tile crops by hand from photos (``companion vision classify`` does not
 # know): name -> (board round the square, x its side each way; side in px; binarised by Otsu;
-# the photo turned by that many degrees to the board, the crop the upright box round the square)
+# the photo turned by that many degrees to the board, the crop the upright box round the square;
+# and, where given, the share of its light a dim photo kept)
 LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False, 0), "tight 32 px": (0.0, 32, False, 0),
                   "square + 10 %, 40 px": (0.10, 40, False, 0), "square + 15 %, 64 px": (0.15, 64, False, 0),
                   "square + 30 %, 96 px": (0.30, 96, False, 0), "square + 50 %, 96 px": (0.50, 96, False, 0),
                   "binarised, square + 5 %, 36 px": (0.05, 36, True, 0),     # at Otsu's threshold of its middle
                   "turned 15 deg, square + 15 %, 64 px": (0.15, 64, False, 15),
                   "turned 30 deg, tight, 64 px": (0.0, 64, False, 30),
-                  "turned 15 deg, binarised, + 5 %, 36 px": (0.05, 36, True, 15)}
+                  "turned 15 deg, binarised, + 5 %, 36 px": (0.05, 36, True, 15),
+                  "dim photo (1/4 of the light), + 10 %, 64 px": (0.10, 64, False, 0, 0.25),
+                  "dim photo (1/8 of the light), + 10 %, 64 px": (0.10, 64, False, 0, 0.125)}
 
 
 def bench_lone_crops(boards: int, seed: int) -> str:
@@ -398,6 +401,7 @@ def bench_lone_crops(boards: int, seed: int) -> str:
     lines = []
     for role in ("train", "heldout"):
         rng = np.random.default_rng(seed + (10 if role == "heldout" else 0))
+        noise = np.random.default_rng(seed + 1)       # its own draws: the boards stay the same
         got = {k: [] for k in LONE_CROP_CUTS}         # (truth, best, abstained) per crop
         for b in range(boards):
             sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
@@ -409,7 +413,7 @@ def bench_lone_crops(boards: int, seed: int) -> str:
             empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
             empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
             for r, c in tiles + empty:
-                for k, (pad, side, binarised, turn) in LONE_CROP_CUTS.items():
+                for k, (pad, side, binarised, turn, *light) in LONE_CROP_CUTS.items():
                     p = int(pad * cell)
                     if turn:        # one way, then the other, tile after tile
                         a = turn if (r * 15 + c) % 2 else -turn
@@ -424,6 +428,8 @@ def bench_lone_crops(boards: int, seed: int) -> str:
                         y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
                         box = rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p]
                     crop = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA)
+                    if light:           # the sensor's noise stays as the light goes
+                        crop = np.clip(crop * light[0] + noise.normal(0, 2, crop.shape), 0, 255).astype(np.uint8)
                     if binarised:      # Otsu's threshold of the middle (the tile's face and letter)
                         g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
                         q = side // 4

@@ -428,6 +428,26 @@ def test_a_tilted_crop_too_small_to_turn_is_read_as_it_is():
     L.classify_lone_crop(crop, ENGLISH)
 
 
+def test_a_crop_from_a_dim_photo_is_read_with_its_levels_stretched(monkeypatch):
+    """A tile photographed in a dim room: at an eighth of its light its ink is under the 28 grey
+    levels a cut asks, and nothing is read; stretched, the letters read."""
+    letters = "AEKMRSW"
+    dim = [(ch, (tile_crop(ch) * 0.12).astype(np.uint8)) for ch in letters]
+    assert all(L.stretched(crop) is not None for _, crop in dim)
+    right = sum(L.classify_lone_crop(crop, ENGLISH).label == ch for ch, crop in dim)
+    assert right >= len(letters) - 1
+    monkeypatch.setattr(L, "DIM_RANGE", 0)                      # not stretched
+    assert sum(L.classify_lone_crop(crop, ENGLISH).label == ch for ch, crop in dim) <= 2
+
+
+def test_only_a_dim_crop_is_stretched():
+    assert L.stretched(np.full((40, 40, 3), 30, np.uint8)) is None            # flat: nothing to stretch
+    assert L.stretched(tile_crop("A")) is None                                 # spread enough
+    dim = (tile_crop("A") * 0.2).astype(np.uint8)
+    lo, hi = np.percentile(L.to_gray(L.stretched(dim)), (1, 99))
+    assert hi - lo > 120
+
+
 def test_a_flat_crop_has_no_tilt():
     assert L.tilt_of(np.full((40, 40), 128, np.uint8)) == (0.0, 0.0)
 

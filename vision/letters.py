@@ -1302,11 +1302,17 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     (:func:`turned_upright`) and read again.  The turned reading is kept when it is a letter and
     the tilt was measured surely (TILT_SURE) or it reads TURNED_LEAD surer; where the crop as it is
     reads no letter, when the turned one reads a letter TURNED_FLOOR surely (an empty square's
-    print, turned upright, reads as letters)."""
+    print, turned upright, reads as letters).  A dim crop (:func:`stretched`) is read with its
+    levels stretched first, kept by the same rule (:func:`_other_reading_kept`)."""
     model = model or default_model()
     gray = to_gray(crop)
     bridge = is_black_and_white(gray)
     as_is = _read_framed(crop, letters, model, prototypes, polarity, bridge)
+    brighter = stretched(crop)
+    if brighter is not None:
+        lit = _read_framed(brighter, letters, model, prototypes, polarity, bridge)
+        if _other_reading_kept(as_is, lit, sure=False):
+            crop, gray, as_is = brighter, to_gray(brighter), lit
     angle, sureness = tilt_of(gray)
     if abs(angle) < TILT_MIN:
         return as_is
@@ -1314,13 +1320,40 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     if min(upright.shape[:2]) < MIN_CROP_SIDE:
         return as_is                  # a crop just big enough to read: turned, it is not
     turned = _read_framed(upright, letters, model, prototypes, polarity, bridge)
-    if turned.label in ("", ROT, NONE):
-        return as_is
+    return turned if _other_reading_kept(as_is, turned, sure=sureness >= TILT_SURE) else as_is
+
+
+def _other_reading_kept(as_is: LetterGuess, other: LetterGuess, sure: bool) -> bool:
+    """Whether ``other`` (the crop turned upright, or its levels stretched) replaces ``as_is``:
+    it reads a letter, and ``sure`` (a tilt measured surely) or TURNED_LEAD surer; where the crop
+    as it is reads no letter, a letter TURNED_FLOOR sure (an empty square's print, turned or
+    stretched, reads as letters)."""
+    if other.label in ("", ROT, NONE):
+        return False
     if as_is.label in ("", ROT, NONE):
-        return turned if turned.confidence >= TURNED_FLOOR else as_is
-    if sureness >= TILT_SURE or turned.confidence > as_is.confidence + TURNED_LEAD:
-        return turned
-    return as_is
+        return other.confidence >= TURNED_FLOOR
+    return sure or other.confidence > as_is.confidence + TURNED_LEAD
+
+
+# A crop from a dim photo, or of a washed-out tile: its ink's contrast under the 28 grey levels
+# every cut asks (ink_mask's min_contrast), nothing is read (a tile at a quarter of its light:
+# 91-99 % of rendered letters read; at an eighth 14-27 %).  Such a crop is also read with its
+# grey levels stretched (the 1st to the 99th percentile to DIM_SPREAD levels, at most DIM_GAIN
+# times), its reading kept as a turned crop's is.
+DIM_RANGE = 90          # grey levels: a crop whose 1st-99th percentile spread is under this is dim
+DIM_SPREAD = 200.0      # ... stretched to about this spread
+DIM_GAIN = 4.0          # ... by at most this gain (the noise of a flat crop is stretched too)
+DIM_FLOOR = 4           # a crop flatter than this is left alone: nothing there to stretch
+
+
+def stretched(crop: np.ndarray) -> np.ndarray | None:
+    """``crop`` with its grey levels stretched (DIM_SPREAD, DIM_GAIN) where it is dim (spread
+    under DIM_RANGE, over DIM_FLOOR); None otherwise."""
+    lo, hi = (float(v) for v in np.percentile(to_gray(crop), (1, 99)))
+    if not DIM_FLOOR <= hi - lo < DIM_RANGE:
+        return None
+    gain = min(DIM_GAIN, DIM_SPREAD / (hi - lo))
+    return np.clip((crop.astype(np.float32) - lo) * gain, 0, 255).astype(np.uint8)
 
 
 # A lone crop may be a box cut round a tile in a photo that was not square to the board: the
