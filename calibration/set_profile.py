@@ -233,9 +233,13 @@ def _labelled_glyph(img: np.ndarray, gray: np.ndarray, label: str, pol: int, let
     (:func:`vision.letters.turned_upright`), so the set is learnt from upright letters -- only
     on a tilt measured surely (TILT_SURE): upright crops whose letters' strokes measure tilted
     gave prototypes cut from a turned letter (jheidel calibrated from one crop a letter: a crop
-    more wrong).  Returns the glyph and how surely it reads as its letter (None: no ink in that
+    more wrong).  A dim picture (:func:`vision.letters.stretched`) is cut with its grey levels
+    stretched too.  Returns the glyph and how surely it reads as its letter (None: no ink in that
     polarity)."""
     pictures = [img]
+    brighter = L.stretched(img)          # a picture taken in a dim room: its levels stretched too
+    if brighter is not None:
+        pictures.append(brighter)
     angle, sureness = L.tilt_of(gray)
     if abs(angle) >= L.TILT_MIN and sureness >= L.TILT_SURE:
         upright = L.turned_upright(img, angle)

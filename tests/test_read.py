@@ -743,6 +743,18 @@ def test_calibration_from_pictures_of_tiles_photographed_askew_learns_them_uprig
     assert right(profile) >= right(None) + 4
 
 
+@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
+def test_calibration_from_pictures_taken_in_a_dim_room_learns_every_letter():
+    """The players' pictures of their tiles at a tenth of the light: the letters' ink is under the
+    contrast a cut asks (as taken, no letter was found and the pictures were refused); stretched,
+    every letter is learnt."""
+    from calibration.set_profile import calibrate_crops
+
+    pictures, right = _odd_font_sheet_and_game()
+    profile = calibrate_crops([(ch, (crop / 10).astype(np.uint8)) for ch, crop in pictures], ENGLISH)
+    assert profile.details["found"] == len(pictures)
+    assert right(profile) >= right(None) + 3
+
 def _set_cut_with_board_round(seed: int, pad: float = 0.15, turn: float = 0.0) -> list[tuple[str, np.ndarray]]:
     """(letter, crop) for every uncovered letter tile of one rendered board (one tile set), each
     the square with ``pad`` of its side of board round it, 64 px; ``turn``: photographed turned
