@@ -467,7 +467,8 @@ def test_a_black_and_white_crop_turned_is_still_read_with_its_hairlines_bridged(
 def test_the_turned_reading_is_kept_where_the_tilt_or_its_letter_is_sure(monkeypatch):
     """Upright crops with no edges in view can measure tilted (a letter's own diagonal strokes):
     the crop turned is read, and its letter kept only on a sure tilt, a reading TURNED_LEAD
-    surer, or -- where the crop as it is reads no letter -- TURNED_FLOOR sure."""
+    surer (any surer on a tilt of TILT_BIG measured TILT_FAIR surely), or -- where the crop as it
+    is reads no letter -- TURNED_FLOOR sure."""
     crop = np.full((40, 40, 3), 200, np.uint8)
 
     def case(tilt, as_is, turned):
@@ -480,6 +481,8 @@ def test_the_turned_reading_is_kept_where_the_tilt_or_its_letter_is_sure(monkeyp
     assert case((12.0, 0.7), ("V", 0.9), ("U", 0.8)) == "U"            # a sure tilt
     assert case((12.0, 0.4), ("V", 0.7), ("U", 0.8)) == "V"            # unsure tilt, not 0.2 surer
     assert case((12.0, 0.4), ("V", 0.7), ("U", 0.95)) == "U"           # unsure tilt, 0.2 surer
+    assert case((20.0, 0.45), ("V", 0.88), ("U", 0.95)) == "U"         # a big tilt, fairly sure: surer is enough
+    assert case((20.0, 0.3), ("V", 0.88), ("U", 0.95)) == "V"          # ... not on a tilt measured unsurely
     assert case((12.0, 0.7), ("V", 0.7), (L.NONE, 0.99)) == "V"        # turned: no letter
     assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.9)) == "W"         # as it is no letter
     assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.6)) == L.NONE      # ... the turned one unsure

@@ -1320,19 +1320,22 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     if min(upright.shape[:2]) < MIN_CROP_SIDE:
         return as_is                  # a crop just big enough to read: turned, it is not
     turned = _read_framed(upright, letters, model, prototypes, polarity, bridge)
-    return turned if _other_reading_kept(as_is, turned, sure=sureness >= TILT_SURE) else as_is
+    # a letter turned 15 degrees or more, as it is, reads whatever it reads at 0.85-0.88 as often
+    # as not: there the turned letter needs no lead, only to be surer
+    lead = 0.0 if abs(angle) >= TILT_BIG and sureness >= TILT_FAIR else TURNED_LEAD
+    return turned if _other_reading_kept(as_is, turned, sure=sureness >= TILT_SURE, lead=lead) else as_is
 
 
-def _other_reading_kept(as_is: LetterGuess, other: LetterGuess, sure: bool) -> bool:
+def _other_reading_kept(as_is: LetterGuess, other: LetterGuess, sure: bool, lead: float | None = None) -> bool:
     """Whether ``other`` (the crop turned upright, or its levels stretched) replaces ``as_is``:
-    it reads a letter, and ``sure`` (a tilt measured surely) or TURNED_LEAD surer; where the crop
-    as it is reads no letter, a letter TURNED_FLOOR sure (an empty square's print, turned or
-    stretched, reads as letters)."""
+    it reads a letter, and ``sure`` (a tilt measured surely) or ``lead`` (TURNED_LEAD unless
+    given) surer; where the crop as it is reads no letter, a letter TURNED_FLOOR sure (an empty
+    square's print, turned or stretched, reads as letters)."""
     if other.label in ("", ROT, NONE):
         return False
     if as_is.label in ("", ROT, NONE):
         return other.confidence >= TURNED_FLOOR
-    return sure or other.confidence > as_is.confidence + TURNED_LEAD
+    return sure or other.confidence > as_is.confidence + (TURNED_LEAD if lead is None else lead)
 
 
 # A crop from a dim photo, or of a washed-out tile: its ink's contrast under the 28 grey levels
@@ -1370,6 +1373,7 @@ TILT_RING = 0.3         # the ring the tilt is measured on: this share of the si
 TILT_SURE = 0.55        # a tilt measured this surely (0..1) is trusted: the turned letter is kept
 TURNED_LEAD = 0.2       # ... else the turned reading must be a letter this much surer
 TURNED_FLOOR = 0.85     # a turned letter where the crop as it is reads none: at least this sure
+TILT_BIG, TILT_FAIR = 15.0, 0.4     # a tilt this big, measured this surely: the turned letter needs no lead
 
 
 def tilt_of(gray: np.ndarray) -> tuple[float, float]:
