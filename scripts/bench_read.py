@@ -227,7 +227,6 @@ def bench_other_sets(n: int, seed: int, show_errors: int = 0) -> None:
     cold, the set's values printed on its tiles and handed to the reader; training fonts and
     fonts never seen, ``n`` boards each (seeds ``seed + 20 i`` and ``+ 10``)."""
     from companion.tiles import get_tileset
-    lines = []
     for i, code in enumerate(OTHER_SETS):
         ts = get_tileset(code)
         for role in ("train", "heldout"):
@@ -236,14 +235,13 @@ def bench_other_sets(n: int, seed: int, show_errors: int = 0) -> None:
                               show_errors=show_errors)
             tiles = max(1, t["tiles"])
             top = sorted(t["mistakes"].items(), key=lambda kv: -kv[1])[:6]
-            lines.append(f"{ts.name} set ({code}), hard camera, {'training fonts' if role == 'train' else 'fonts never seen'}, "
+            lines = [f"{ts.name} set ({code}), hard camera, {'training fonts' if role == 'train' else 'fonts never seen'}, "
                          f"cold, values read: {t['boards']} boards, {t['tiles']} tiles: right {t['tiles_right'] / tiles:.4f}, "
                          f"'#' {t['tiles_unread'] / tiles:.4f}, wrong {t['tiles_wrong'] / tiles:.4f}; boards with no wrong "
                          f"square {t['boards_no_error'] / t['boards']:.4f}; commonest wrong "
-                         + (", ".join(f"{k} {v}" for k, v in top) or "none"))
+                         + (", ".join(f"{k} {v}" for k, v in top) or "none")]
             lines += [f"    board {e[0]}: {e[1]}" for e in t["errors"][:show_errors]]
             print("\n".join(lines), flush=True)          # a set's row as soon as it is read
-            lines.clear()
 
 
 def report_renders(name: str, t: dict) -> str:
