@@ -250,6 +250,31 @@ def test_an_avif_photo_is_read(tmp_path):
     assert np.abs(img[50, 10].astype(int) - (255, 0, 0)).max() < 50      # blue bottom-left
 
 
+def test_a_gif_is_read_in_its_colours_without_heic_support(tmp_path, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_heif(name, *args, **kwargs):      # a GIF needs Pillow alone, not the HEIC plug-in
+        if name == "pillow_heif":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_heif)
+    p = tmp_path / "tile_K.gif"
+    _save_with_pillow(_photo(), p)
+    img = load_image(p)
+    assert img.shape == (60, 90, 3) and img.dtype == np.uint8
+    assert np.abs(img[10, 10].astype(int) - (0, 0, 255)).max() < 40      # red, BGR order
+
+
+def test_a_folder_of_gif_crops_is_searched_like_any_other(tmp_path):
+    from vision.read import _expand          # what `vision classify FOLDER` reads
+    (tmp_path / "A").mkdir()
+    _save_with_pillow(_photo(), tmp_path / "A" / "a1.gif")
+    cv2.imwrite(str(tmp_path / "A" / "a2.png"), _photo())
+    assert [q.name for q in _expand([tmp_path])] == ["a1.gif", "a2.png"]
+
+
 def test_a_folder_of_heic_photos_is_a_game_in_name_order(tmp_path):
     pytest.importorskip("pillow_heif")
     for n in (2, 1):

@@ -35,10 +35,11 @@ __all__ = ["Frame", "FrameSource", "ImageSource", "FolderSource", "VideoSource",
            "IMAGE_EXTENSIONS", "VIDEO_EXTENSIONS", "render_board", "BOARD_STYLES"]
 
 IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jfif", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pgm",
-                              ".ppm", ".heic", ".heif", ".avif"})
-#: Phone formats OpenCV cannot decode: read through Pillow (HEIC/HEIF with pillow-heif, which
-#: set-up installs; an iPhone saves its photos as HEIC unless set to "Most Compatible").
-PILLOW_EXTENSIONS = frozenset({".heic", ".heif", ".avif"})
+                              ".ppm", ".heic", ".heif", ".avif", ".gif"})
+#: Formats OpenCV cannot decode (or, GIF, decodes only in some builds): read through Pillow.
+#: Phone formats: HEIC/HEIF with pillow-heif, which set-up installs (an iPhone saves its photos
+#: as HEIC unless set to "Most Compatible"); GIF: tile crops saved from a web page.
+PILLOW_EXTENSIONS = frozenset({".heic", ".heif", ".avif", ".gif"})
 VIDEO_EXTENSIONS = frozenset({".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mpg", ".mpeg", ".wmv", ".3gp",
                               ".h264"})
 
@@ -109,11 +110,12 @@ def _check_jpeg_complete(p: Path, data: np.ndarray) -> None:
 
 
 def _load_with_pillow(p: Path, head: bytes) -> np.ndarray:
-    """HEIC / HEIF / AVIF through Pillow (a dependency; HEIC with pillow-heif where installed),
-    rotation applied."""
+    """HEIC / HEIF / AVIF / GIF through Pillow (a dependency; HEIC with pillow-heif where
+    installed), rotation applied; a GIF's first frame."""
     from PIL import Image, ImageOps
 
-    heif = head[8:12] not in (b"avif", b"avis") and p.suffix.lower() != ".avif"
+    heif = ((_is_heif(head) or p.suffix.lower() in (".heic", ".heif")) and head[8:12] not in (b"avif", b"avis")
+            and p.suffix.lower() != ".avif")
     if heif:
         try:
             import pillow_heif
