@@ -272,11 +272,16 @@ def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.
     tile), each letter is learnt from the cut the model reads as it (:func:`_labelled_glyph`),
     and the polarity is the one the letters read in best (the crops' majority look on a tie);
     the tile colour is kept only when the crops are in colour (grey or binarised crops say
-    nothing about it).
+    nothing about it).  Pictures whose letters all lie turned or mirrored alike (a phone held
+    sideways; :func:`vision.read.crops_pose`) are turned back first, so the set is learnt from
+    upright letters (``details["pose"]`` says how they lay).
     """
     model = model or L.default_model()
     if not crops:
         raise VisionError("No tile pictures to learn from.", "bad-input")
+    pose = R.crops_pose([img for _, img in crops], letters, model)
+    if pose:
+        crops = [(label, L.in_pose(img, pose)) for label, img in crops]
     grays = [L.to_gray(img) for _, img in crops]
     # the polarity the letters read best in (each its own letter), not the crops' look: a crop
     # with the board round the tile has the board in its outer ring, where a lone crop's guess looks
@@ -308,7 +313,8 @@ def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.
     learnt = sorted({lab for lab, _ in examples})
     return SetProfile(set_letters, pol, tile_lab, _prototypes(examples, model, variants, seed), _model_id(model),
                       {"found": len(learnt), "wanted": len(set_letters), "pictures": len(examples),
-                       "unread": unread, "missing": [ch for ch in set_letters if ch not in learnt]})
+                       "unread": unread, "missing": [ch for ch in set_letters if ch not in learnt],
+                       "pose": L.pose_words(pose) if pose else None})
 
 
 def calibrate(image: np.ndarray, letters: str, blanks: int = 1, corners=None, **kw) -> SetProfile:
@@ -351,7 +357,9 @@ def calibrate_main(image_path, letters: str, profile_path, out: TextIO = sys.std
     print(f"saved {profile_path}: {prof.details['found']} of {prof.details['wanted']} letters learnt, "
           f"{'dark' if prof.polarity > 0 else 'light'} letters"
           + ("; the photo is mirrored (a camera that mirrors its picture): read flipped back"
-             if prof.details.get("mirrored") else ""), file=out)
+             if prof.details.get("mirrored") else "")
+          + (f"; the pictures' letters lie {prof.details['pose']}: learnt turned back"
+             if prof.details.get("pose") else ""), file=out)
     for why in skipped:
         print(f"left out: {why}", file=out)
     if prof.details.get("missing"):

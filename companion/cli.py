@@ -295,7 +295,7 @@ def cmd_vision_classify(args) -> int:
     from vision.read import classify_main
 
     return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile, args.tileset),
-                         abstain=args.abstain, values=dict(get_tileset(args.tileset).values))
+                         abstain=args.abstain, values=dict(get_tileset(args.tileset).values), as_is=args.as_is)
 
 
 def cmd_vision_calibrate(args) -> int:
@@ -494,6 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--set-profile", help="a tile-set calibration made with calibration/set_profile.py")
     cl.add_argument("--abstain", action="store_true", help="print '#' for a letter the board reader would not show "
                     "(under 0.7 without a clear lead over the next letter) instead of the best letter")
+    cl.add_argument("--as-is", action="store_true", help="read each crop as it is; by default, crops whose letters "
+                    "all lie turned or mirrored alike (cut from a picture of a turned board, or a mirroring "
+                    "camera's) are read turned back, and a note says so")
     cl.set_defaults(func=cmd_vision_classify)
     ca = vis.add_parser("calibrate", help="learn your own tile set from one photo of its tiles", description="Learn a tile set from one photo of its tiles laid out on the board as calibration/tile_sheet.md describes, or from a folder of pictures of single tiles named by their letters (A/1.png or A.png, B_2.png ...); saves a set profile for --set-profile.")
     ca.add_argument("photo", metavar="PHOTO|FOLDER")

@@ -452,6 +452,105 @@ def bench_lone_crops(boards: int, seed: int) -> str:
     return "\n".join(lines)
 
 
+# How a batch of crops handed to `vision classify` together may lie (vision.letters.in_pose): the
+# poses a board's picture turned in the photo, or a mirroring camera, gives every crop cut from it
+POSE_CUTS = {"tight 64 px": (0.0, 64), "square + 15 %, 64 px": (0.15, 64)}
+
+
+def _pose_rows(crops: list[np.ndarray], model) -> np.ndarray:
+    """Each crop's sureness in the eight poses (vision.letters.pose_sureness), (n, 8)."""
+    return np.array([L.pose_sureness(c, ENGLISH, model) for c in crops]).reshape(-1, L.POSES)
+
+
+def _batch_pose(rows: np.ndarray, laid: int) -> int:
+    """The product's vote (vision.letters.common_pose; a batch of POSE_SAMPLE or fewer crops: all
+    vote) on a batch whose upright crops' pose sureness rows are ``rows``, each crop laid as
+    ``in_pose(crop, laid)``: reading a laid crop in pose p reads the upright one in
+    ``_compose(p, laid)``.  Returns the pose the batch is then read in, seen from the upright
+    crops: 0 is the pose found, any other the batch read wrong."""
+    seen = [_compose(p, laid) for p in range(L.POSES)]
+    return seen[L.common_pose(rows[:, seen])]
+
+
+def _compose(p: int, t: int) -> int:
+    """The pose q with ``in_pose(in_pose(x, t), p) == in_pose(x, q)``."""
+    m, k = divmod(p, 4)
+    mt, kt = divmod(t, 4)
+    return (m ^ mt) * 4 + (kt * (-1) ** m + k) % 4
+
+
+def bench_crop_poses(boards: int, seed: int, batches: int = 200) -> str:
+    """`vision classify` on batches of crops whose letters all lie in one pose: the real jheidel
+    crops and rendered boards' tiles and empty squares (POSE_CUTS), each batch laid in every pose
+    (quarter turns, mirrored): how often its pose is found, and the letters then read right;
+    random batches of a few crops from the real ones (the product's vote, vision.read.crops_pose,
+    on each crop's eight sureness figures read once)."""
+    model = L.default_model()
+    lines = []
+    base = SHARED / "crops" / "jheidel"
+    if base.is_dir():
+        crops, truth = [], []
+        for d in sorted(base.iterdir()):
+            if d.is_dir():
+                for f in sorted(d.glob("*.png")):
+                    crops.append(cv2.imread(str(f)))
+                    truth.append("." if d.name.lower() == "star" else d.name.upper())
+        rows = _pose_rows(crops, model)
+        rng = np.random.default_rng(seed)
+        step = max(1.0, len(crops) / L.POSE_SAMPLE)           # as crops_pose samples a whole folder
+        voters = rows[[int(i * step) for i in range(min(len(crops), L.POSE_SAMPLE))]]
+        found = [_batch_pose(voters, t) == 0 for t in range(L.POSES)]
+        lines.append(f"real jheidel crops ({len(crops)}) as one folder laid in each of the 8 poses: pose found "
+                     f"{sum(found)}/8" + ("" if all(found) else f" (missed: laid {[t for t in range(8) if not found[t]]})"))
+        for n in (5, 8, 12, 24):
+            up = turned = 0
+            for _ in range(batches):
+                idx = rng.choice(len(crops), n, replace=False)
+                up += _batch_pose(rows[idx], 0) == 0
+                turned += sum(_batch_pose(rows[idx], t) == 0 for t in range(1, L.POSES))
+            lines.append(f"  random batches of {n:2d} real crops ({batches} each way): upright read upright "
+                         f"{up / batches:.4f}; laid in the 7 other poses, pose found {turned / (7 * batches):.4f}")
+    for role in ("train", "heldout"):
+        rng = np.random.default_rng(seed + (10 if role == "heldout" else 0))
+        tally = {k: [0, 0, 0, 0, 0] for k in POSE_CUTS}   # batches, pose found, tiles, right so, right upright
+        for b in range(boards):
+            sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
+                              values={k: str(v) for k, v in EN_VALUES.items()})
+            cell = 64
+            rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+            clear = [(r, c) for r in range(15) for c in range(15) if sc.covered[r, c] <= 0.02]
+            tiles = [rc for rc in clear if sc.labels[rc[0]][rc[1]] in ENGLISH][:12]
+            empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
+            empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
+            laid = int(rng.integers(1, L.POSES))              # the board's picture: one pose for all its crops
+            for k, (pad, side) in POSE_CUTS.items():
+                p = int(pad * cell)
+                crops = []
+                for r, c in tiles + empty:
+                    y0, x0 = (r + 1) * cell - p, (c + 1) * cell - p
+                    crops.append(cv2.resize(rect[y0:y0 + cell + 2 * p, x0:x0 + cell + 2 * p], (side, side),
+                                            interpolation=cv2.INTER_AREA))
+                batch = [L.in_pose(c, laid) for c in crops]
+                pose = R.crops_pose(batch, ENGLISH, model)          # the product's own path
+                t = tally[k]
+                t[0] += 1
+                t[1] += _compose(pose, laid) == 0
+                for (r, c), crop, upright in zip(tiles, batch, crops):
+                    label, _ = R.classify_tile(L.in_pose(crop, pose), ENGLISH, None, model, min_letter=0.0,
+                                               min_margin=0.0, values=EN_VALUES)
+                    t[2] += 1
+                    t[3] += label == sc.labels[r][c]
+                    t[4] += R.classify_tile(upright, ENGLISH, None, model, min_letter=0.0, min_margin=0.0,
+                                            values=EN_VALUES)[0] == sc.labels[r][c]
+        lines.append(f"rendered boards' crops, {'training fonts' if role == 'train' else 'fonts never seen'} "
+                     f"({boards} boards: each board's 12 tiles and 12 empty squares one batch, laid in a random pose "
+                     "other than upright):")
+        for k, (n, ok, tiles_n, right, right_up) in tally.items():
+            lines.append(f"  {k:22s} pose found {ok}/{n}; best letter right {right / max(1, tiles_n):.4f} ({tiles_n} tiles; "
+                         f"the same crops handed upright {right_up / max(1, tiles_n):.4f})")
+    return "\n".join(lines)
+
+
 # The sets with letters drawn with marks, each as (its marked letters, the plain ones they could be
 # read as): the letters counted by ``bench_marked_crops``
 MARKED_SETS = {"German": ("de", "ÄÖÜ", "AOU"), "Danish": ("da", "ÆØÅ", "AO"), "Polish": ("pl", "ĄĆĘŃÓŚŹŻ", "ACENOSZ")}
@@ -922,7 +1021,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
                                        "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows",
-                                       "marked-crops", "sets"],
+                                       "marked-crops", "sets", "poses"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -1024,6 +1123,8 @@ def main(argv=None) -> int:
         print(bench_value_windows(max(8, a.boards // 7), a.seed + 600), flush=True)
     if a.only in (None, "crops"):
         print(bench_lone_crops(max(10, a.boards // 7), a.seed + 500), flush=True)
+    if a.only in (None, "poses"):
+        print(bench_crop_poses(max(10, a.boards // 7), a.seed + 900), flush=True)
     if a.only in (None, "marked-crops"):
         for role in ("train", "heldout"):
             print(bench_marked_crops(max(10, a.boards // 10), a.seed + 700 + (10 if role == "heldout" else 0), role),

@@ -1030,3 +1030,79 @@ def test_a_letter_read_without_the_marks_the_crops_middle_shows_is_read_with_the
     _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("Ü", 0.9)])
     assert L.classify_lone_crop(crop, german).label == "U"                # one middle not sure
     assert L._marked_forms("A", ENGLISH + "ÄÅĄ") == "ÄÅĄ" and L._marked_forms("Ä", german) == ""
+
+
+# --- crops handed over together lie in one pose -------------------------------------------------
+
+def _laid(upright: np.ndarray, pose: int) -> np.ndarray:
+    """A crop whose letter lies in ``pose``: the one :func:`L.in_pose` turns back upright."""
+    crop = np.rot90(upright, -(pose % 4))
+    return np.ascontiguousarray(crop[:, ::-1] if pose >= 4 else crop)
+
+
+def test_each_pose_is_turned_back_upright_by_in_pose():
+    picture = np.arange(5 * 7 * 3, dtype=np.uint8).reshape(5, 7, 3)
+    for pose in range(L.POSES):
+        assert np.array_equal(L.in_pose(_laid(picture, pose), pose), picture), pose
+
+
+def test_a_quarter_turn_clockwise_is_pose_one():
+    letter_l = np.zeros((5, 5), np.uint8)
+    letter_l[:, 1] = letter_l[4, 1:4] = 1           # an L: its foot to the right
+    lying = np.rot90(letter_l, -1)                  # turned a quarter turn clockwise
+    assert np.array_equal(L.in_pose(lying, 1), letter_l)
+    assert L.pose_words(1) == "turned a quarter turn clockwise"
+    assert L.pose_words(4) == "mirrored left to right"
+
+
+def test_a_batch_takes_the_pose_its_letters_read_surest_in_by_a_clear_lead():
+    s = np.zeros((10, L.POSES))
+    s[:, 0], s[:, 1] = 0.6, 0.95                     # clearly surer turned back a quarter
+    assert L.common_pose(s) == 1
+    s[:, 1] = 0.6 + L.POSE_LEAD - 0.01               # a lead short of POSE_LEAD: as they are
+    assert L.common_pose(s) == 0
+
+
+def test_a_few_crops_need_a_wider_lead_and_under_five_none_is_taken():
+    s = np.zeros((6, L.POSES))
+    s[:, 0], s[:, 2] = 0.7, 0.7 + (L.POSE_LEAD + L.POSE_LEAD_FEW) / 2
+    assert L.common_pose(s) == 0                     # enough for 8 crops, not for 6
+    s[:, 2] = 0.7 + L.POSE_LEAD_FEW + 0.01
+    assert L.common_pose(s) == 2
+    assert L.common_pose(s[:L.POSE_MIN_CROPS - 1]) == 0
+
+
+def test_rendered_crops_turned_or_mirrored_alike_read_as_upright_ones():
+    """Crops cut from a picture of a board turned in it (or a mirroring camera's) lie alike: the
+    batch's pose is found and every crop read turned back -- letter for letter as upright."""
+    crops = _lone_crops(0.15, 64, boards=2)[:12]
+    upright = [R.classify_tile(c, ENGLISH, min_letter=0.0, min_margin=0.0)[0] for _, c in crops]
+    assert sum(u == t for u, (t, _) in zip(upright, crops)) >= 11
+    for pose in (1, 2, 6):
+        laid = [_laid(c, pose) for _, c in crops]
+        assert R.crops_pose(laid, ENGLISH) == pose
+        assert [R.classify_tile(L.in_pose(c, pose), ENGLISH, min_letter=0.0, min_margin=0.0)[0]
+                for c in laid] == upright
+
+
+def test_upright_crops_are_read_as_they_are_without_reading_the_other_poses(monkeypatch):
+    crops = [c for _, c in _lone_crops(0.0, 64, boards=1)][:8]
+    asked = []
+    real = L.pose_sureness
+    monkeypatch.setattr(L, "pose_sureness", lambda *a, **k: asked.append(tuple(k.get("poses", ()))) or real(*a, **k))
+    assert R.crops_pose(crops, ENGLISH) == 0
+    assert set(asked) == {(0,)}                      # read as they are, and that settled it
+
+
+def test_empty_squares_in_a_batch_do_not_vote_on_its_pose():
+    s = np.zeros((24, L.POSES))
+    s[:12, 0], s[:12, 4] = 0.8, 0.99                 # 12 letters read surer mirrored back
+    assert L.common_pose(s) == 4                     # the 12 empty squares, reading none, left out
+
+
+def test_the_other_poses_are_read_only_where_one_could_lead():
+    assert L.no_pose_can_lead(np.full(24, 0.97))     # letters read surely as they are
+    assert not L.no_pose_can_lead(np.full(24, 0.6))
+    mixed = np.r_[np.full(12, 0.97), np.zeros(12)]   # empty squares might be letters turned
+    assert not L.no_pose_can_lead(mixed)
+    assert L.no_pose_can_lead(np.full(L.POSE_MIN_CROPS - 1, 0.0))

@@ -744,6 +744,19 @@ def test_calibration_from_pictures_of_tiles_photographed_askew_learns_them_uprig
 
 
 @pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
+def test_calibration_from_pictures_taken_with_the_phone_sideways_learns_them_upright():
+    """Every picture of the players' tiles taken with the phone held sideways: the letters all lie
+    a quarter turn clockwise, the batch's pose is found and the set learnt turned back."""
+    from calibration.set_profile import calibrate_crops
+
+    pictures, right = _odd_font_sheet_and_game()
+    profile = calibrate_crops([(ch, np.ascontiguousarray(np.rot90(crop, -1))) for ch, crop in pictures], ENGLISH)
+    assert profile.details["pose"] == "turned a quarter turn clockwise"
+    assert profile.details["found"] == len(pictures)
+    assert right(profile) >= right(None) + 3
+
+
+@pytest.mark.skipif(not font_paths("odd"), reason="fonts-urw-base35 (Z003) not installed")
 def test_calibration_from_pictures_taken_in_a_dim_room_learns_every_letter():
     """The players' pictures of their tiles at a tenth of the light: the letters' ink is under the
     contrast a cut asks (as taken, no letter was found and the pictures were refused); stretched,
@@ -3333,3 +3346,23 @@ def test_a_bar_on_a_square_clipped_white_by_glare_is_not_taken_for_an_i(pictures
     rd = _reader_reading_the_i_of_quiz_as(0.3, 0.62).read(board, orient=False)
     assert rd.labels[2][6] == R.COVERED and rd.guesses[2][6] == "I"
 
+
+
+def test_classify_reads_a_folder_of_crops_turned_alike_turned_back_and_says_so(tmp_path):
+    from vision.render import TileStyle, font_paths, tile_face
+
+    style = TileStyle((200, 225, 240), (20, 20, 30), font_paths("train")[0])
+    rng = np.random.default_rng(3)
+    word = "QUARTZJOBS"
+    for i, ch in enumerate(word):          # each tile's letter a quarter turn clockwise, as in a turned photo
+        face = tile_face(ch, "1", style, 64, rng).astype(np.float32)
+        alpha = face[:, :, 3:] / 255.0
+        crop = face[:, :, :3] * alpha + np.array([150, 190, 205], np.float32) * (1 - alpha)   # on the board
+        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), np.rot90(crop.astype(np.uint8), -1))
+    out, note = io.StringIO(), io.StringIO()
+    assert R.classify_main([tmp_path], ENGLISH, out, note=note) == 0
+    assert "".join(line.split("\t")[1] for line in out.getvalue().splitlines()) == word
+    assert "turned a quarter turn clockwise" in note.getvalue() and "--as-is" in note.getvalue()
+    out, note = io.StringIO(), io.StringIO()
+    R.classify_main([tmp_path], ENGLISH, out, note=note, as_is=True)
+    assert note.getvalue() == "" and "".join(line.split("\t")[1] for line in out.getvalue().splitlines()) != word

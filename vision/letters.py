@@ -1009,6 +1009,15 @@ class LetterModel:
             own[doubt] = 0.5 * (own[doubt] + other)
         return own, hidden
 
+    def start_fast_reader(self) -> None:
+        """Read with onnxruntime from now on where it is available (:mod:`vision.onnx_cnn`),
+        without waiting for the glyph count that starts it: for a caller that knows many small
+        reads are coming (a batch of crops read in eight poses)."""
+        if self.kind == "cnn" and self._onnx is None and onnx_cnn.available():
+            self._onnx = onnx_cnn.session_for(self.params) or False
+        if self.second is not None:
+            self.second.start_fast_reader()
+
     def _forward(self, images: np.ndarray, meta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.params
         if self.kind == "cnn":
@@ -1324,6 +1333,94 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
         return as_is                  # a crop just big enough to read: turned, it is not
     turned = _read_framed(upright, letters, model, prototypes, polarity, bridge)
     return turned if _other_reading_kept(as_is, turned, sure, lead) else as_is
+
+
+# Crops handed over together (a folder cut from one photo, one camera's pictures) lie in one pose:
+# cut from a picture of a board turned a quarter turn in it (the quanyuan frames show their board
+# so), or from a mirroring camera's, every letter lies turned or mirrored alike.  The letter model
+# learnt upright letters (turned ones it calls ROT); read as they are, such crops are mostly
+# another letter or none.  One crop's surest pose is no guide (an upright O, H or S reads as
+# surely turned, an A or a W mirrored: the surest of the eight poses is another on 3-5 % of
+# upright crops), but a batch's is: the pose in which the letters read surest on average, by a
+# clear lead over reading them as they are, is the batch's.  Chosen on tuning crops (jheidel
+# and rendered tiles of seeds 46000 / 46010, every crop read in its eight poses, random batches):
+# a batch of 8 or more crops taken upright 0-0.3 % of the time... see POSE_* below.
+POSES = 8               # four quarter turns, each as it is and mirrored (pose = mirrored * 4 + turns)
+POSE_MIN_CROPS = 5      # fewer crops than this are read as they are: too few to tell a pose
+POSE_SAMPLE = 24      # at most this many crops (spread through the batch) vote on its pose
+POSE_LEAD = 0.1         # mean sureness a pose must add to the crops as they are, 8 crops or more
+POSE_LEAD_FEW = 0.2     # ... under 8 crops
+POSE_VOTER = 0.5        # a crop votes where it reads a letter this surely in some pose (not an empty square)
+
+
+def in_pose(crop: np.ndarray, pose: int) -> np.ndarray:
+    """``crop`` mirrored left to right where ``pose`` >= 4, then turned ``pose % 4`` quarter
+    turns anticlockwise (``np.rot90``): a letter lying a quarter turn clockwise in the crop
+    reads upright in pose 1."""
+    if pose >= 4:
+        crop = crop[:, ::-1]
+    return np.ascontiguousarray(np.rot90(crop, pose % 4))
+
+
+def pose_sureness(crop: np.ndarray, letters: str, model: LetterModel | None = None,
+                  prototypes: Prototypes | None = None, polarity: int | None = None,
+                  poses=range(POSES)) -> np.ndarray:
+    """(POSES,) how surely ``crop`` reads as a letter in each of ``poses`` (:func:`in_pose`; the
+    rest 0): the letter's confidence (:func:`classify_lone_crop`), 0 where it reads no letter."""
+    out = np.zeros(POSES)
+    for p in poses:
+        gu = classify_lone_crop(in_pose(crop, p), letters, model, prototypes, polarity)
+        out[p] = gu.confidence if gu.label not in ("", ROT, NONE) else 0.0
+    return out
+
+
+def no_pose_can_lead(as_they_are: np.ndarray) -> bool:
+    """Whether, from the crops' sureness as they are (pose 0) alone, no pose can be
+    :func:`common_pose`'s, whatever the other poses read: even were every crop under POSE_VOTER
+    a voter reading 1.0 in one other pose, and every voter too, that pose could not lead by
+    :func:`pose_lead` (upright crops of letters alone, reading 0.95-0.98: the other seven poses
+    need not be read)."""
+    s0 = np.asarray(as_they_are, np.float64)
+    gain = 1.0 - s0                       # the most another pose could add to each crop
+    voting = s0 >= POSE_VOTER             # voters already; each other crop may or may not be one
+    sure, maybe = gain[voting], np.sort(gain[~voting])[::-1]
+    if len(sure) + len(maybe) < POSE_MIN_CROPS:
+        return True
+    # the voters with any number of the maybes, the largest gains first (for each count the most)
+    total, n = float(sure.sum()), len(sure)
+    for k in range(len(maybe) + 1):
+        if k:
+            total, n = total + float(maybe[k - 1]), n + 1
+        if n >= POSE_MIN_CROPS and total / n >= pose_lead(n):
+            return False
+    return True
+
+
+def pose_lead(n: int) -> float:
+    """The mean sureness a pose must add to ``n`` crops as they are to be theirs."""
+    return POSE_LEAD if n >= 8 else POSE_LEAD_FEW
+
+
+def common_pose(sureness: np.ndarray) -> int:
+    """The pose a batch of crops lies in, from each one's :func:`pose_sureness` (rows): over the
+    crops that read a letter POSE_VOTER surely in some pose (an empty square's crop, reading
+    none, would only thin the lead), the pose whose mean sureness leads the crops' as they are
+    (pose 0) by :func:`pose_lead`; 0 for fewer than POSE_MIN_CROPS such crops or no such lead."""
+    s = np.asarray(sureness, np.float64).reshape(-1, POSES)
+    s = s[s.max(axis=1) >= POSE_VOTER]
+    if len(s) < POSE_MIN_CROPS:
+        return 0
+    mean = s.mean(axis=0)
+    best = int(np.argmax(mean))
+    return best if mean[best] >= mean[0] + pose_lead(len(s)) else 0
+
+
+def pose_words(pose: int) -> str:
+    """How the letters lie in crops of ``pose`` (what is done to read them), for messages."""
+    turn = ("", "turned a quarter turn clockwise", "upside down", "turned a quarter turn anticlockwise")[pose % 4]
+    if pose < 4:
+        return turn or "upright"
+    return f"{turn}, then mirrored left to right" if turn else "mirrored left to right"
 
 
 def _other_reading_kept(as_is: LetterGuess, other: LetterGuess, sure: bool, lead: float) -> bool:
