@@ -1357,6 +1357,8 @@ def in_pose(crop: np.ndarray, pose: int) -> np.ndarray:
     """``crop`` mirrored left to right where ``pose`` >= 4, then turned ``pose % 4`` quarter
     turns anticlockwise (``np.rot90``): a letter lying a quarter turn clockwise in the crop
     reads upright in pose 1."""
+    if not 0 <= pose < POSES:
+        raise ValueError(f"no such pose: {pose}")
     if pose >= 4:
         crop = crop[:, ::-1]
     return np.ascontiguousarray(np.rot90(crop, pose % 4))
