@@ -1312,7 +1312,9 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     the tilt was measured surely (TILT_SURE) or it reads TURNED_LEAD surer; where the crop as it is
     reads no letter, when the turned one reads a letter TURNED_FLOOR surely (an empty square's
     print, turned upright, reads as letters).  A dim crop (:func:`stretched`) is read with its
-    levels stretched first, kept by the same rule (:func:`_other_reading_kept`)."""
+    levels stretched first, kept by the same rule (:func:`_other_reading_kept`); where that is not
+    kept and could still be replaced, stretched and smoothed (a 3 px median: a very dim crop's
+    stretched noise)."""
     model = model or default_model()
     gray = to_gray(crop)
     bridge = is_black_and_white(gray)
@@ -1322,6 +1324,13 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
         lit = _read_framed(brighter, letters, model, prototypes, polarity, bridge)
         if _other_reading_kept(as_is, lit, sure=False, lead=TURNED_LEAD):
             crop, gray, as_is = brighter, to_gray(brighter), lit
+        elif _replaceable(as_is, sure=False, lead=TURNED_LEAD):
+            # stretched, a very dim crop's sensor noise is stretched too, and speckles the face
+            # into ink the letter's cut cannot part from its strokes: the same, smoothed
+            smooth = cv2.medianBlur(brighter, 3)
+            calm = _read_framed(smooth, letters, model, prototypes, polarity, bridge)
+            if _other_reading_kept(as_is, calm, sure=False, lead=TURNED_LEAD):
+                crop, gray, as_is = smooth, to_gray(smooth), calm
     angle, sureness = tilt_of(gray)
     # a letter turned 15 degrees or more, as it is, reads whatever it reads at 0.85-0.88 as often
     # as not: there the turned letter needs no lead, only to be surer
@@ -1448,7 +1457,12 @@ def _replaceable(as_is: LetterGuess, sure: bool, lead: float) -> bool:
 # every cut asks (ink_mask's min_contrast), nothing is read (a tile at a quarter of its light:
 # 91-99 % of rendered letters read; at an eighth 14-27 %).  Such a crop is also read with its
 # grey levels stretched (the 1st to the 99th percentile to DIM_SPREAD levels, at most DIM_GAIN
-# times), its reading kept as a turned crop's is.
+# times), its reading kept as a turned crop's is.  At an eighth of the light the sensor's noise
+# (2 levels) is stretched 4 times with the letter and speckles the face; where the stretched crop
+# reads no letter worth keeping it is also read smoothed by a 3 px median (tuning seeds
+# 46190-46230, 20 boards each: an eighth of the light 86-94 -> 93-100 %, a sixteenth 57-64 ->
+# 80-87 %; a quarter the same; empty squares read as letters +0-2 of 240).  Smoothed always, it
+# cost a quarter-light row 1.4 points (hairlines) -- hence only as a last try.
 DIM_RANGE = 90          # grey levels: a crop whose 1st-99th percentile spread is under this is dim
 DIM_SPREAD = 200.0      # ... stretched to about this spread
 DIM_GAIN = 4.0          # ... by at most this gain (the noise of a flat crop is stretched too)
