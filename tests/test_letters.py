@@ -493,8 +493,8 @@ def test_the_turned_reading_is_kept_where_the_tilt_or_its_letter_is_sure(monkeyp
     assert case((12.0, 0.7), ("V", 0.9), ("U", 0.8)) == "U"            # a sure tilt
     assert case((12.0, 0.4), ("V", 0.7), ("U", 0.8)) == "V"            # unsure tilt, not 0.2 surer
     assert case((12.0, 0.4), ("V", 0.7), ("U", 0.95)) == "U"           # unsure tilt, 0.2 surer
-    assert case((20.0, 0.45), ("V", 0.88), ("U", 0.95)) == "U"         # a big tilt, fairly sure: surer is enough
-    assert case((20.0, 0.3), ("V", 0.88), ("U", 0.95)) == "V"          # ... not on a tilt measured unsurely
+    assert case((20.0, 0.3), ("V", 0.88), ("U", 0.95)) == "U"          # a big tilt, fairly sure: surer is enough
+    assert case((20.0, 0.2), ("V", 0.88), ("U", 0.95)) == "V"          # ... not on a tilt measured unsurely
     assert case((12.0, 0.7), ("V", 0.7), (L.NONE, 0.99)) == "V"        # turned: no letter
     assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.9)) == "W"         # as it is no letter
     assert case((12.0, 0.7), (L.NONE, 0.9), ("W", 0.6)) == L.NONE      # ... the turned one unsure

@@ -1493,7 +1493,7 @@ TILT_RING = 0.3         # the ring the tilt is measured on: this share of the si
 TILT_SURE = 0.55        # a tilt measured this surely (0..1) is trusted: the turned letter is kept
 TURNED_LEAD = 0.2       # ... else the turned reading must be a letter this much surer
 TURNED_FLOOR = 0.85     # a turned letter where the crop as it is reads none: at least this sure
-TILT_BIG, TILT_FAIR = 15.0, 0.4     # a tilt this big, measured this surely: the turned letter needs no lead
+TILT_BIG, TILT_FAIR = 15.0, 0.25    # a tilt this big, measured this surely: the turned letter needs no lead
 
 
 def tilt_of(gray: np.ndarray) -> tuple[float, float]:
