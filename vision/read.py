@@ -3781,21 +3781,16 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
     except VisionError as e:
         print(f"ERROR: {e}", file=out)
         return 1
-    crops: list[np.ndarray | VisionError] = []
-    for f in files:
-        try:
-            crops.append(_load(f))
-        except VisionError as e:
-            crops.append(e)
-    pose = 0 if as_is else crops_pose([c for c in crops if not isinstance(c, VisionError)], letters, model, prof)
+    # the pose voted on a sample of the files, each then loaded (again) as it is read: a folder of
+    # thousands of photos is never held in memory at once
+    pose = 0 if as_is else crops_pose(list(_loaded(_spread(files, L.POSE_SAMPLE))), letters, model, prof)
     if pose and note is not None:
         print(f"note: the letters in these crops lie {L.pose_words(pose)}; each is read turned back "
               "(--as-is reads them as they are)", file=note)
     rc = 0
-    for f, img in zip(files, crops):
+    for f in files:
         try:
-            if isinstance(img, VisionError):
-                raise img
+            img = _load(f)
             img = L.in_pose(img, pose) if pose else img
             label, conf = (classify_tile(img, letters, prof, model, values=values) if abstain
                            else classify_tile(img, letters, prof, model, min_letter=0.0, min_margin=0.0, values=values))
@@ -3804,6 +3799,21 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
             print(f"{f}\tERROR\t{e}", file=out)
             rc = 1
     return rc
+
+
+def _spread(items: list, most: int) -> list:
+    """At most ``most`` of ``items``, spread evenly through the list (all of them if no more)."""
+    step = max(1.0, len(items) / most)
+    return [items[int(i * step)] for i in range(min(len(items), most))]
+
+
+def _loaded(paths) -> Iterable[np.ndarray]:
+    """The pictures of ``paths`` that can be read (the others are reported when read in turn)."""
+    for p in paths:
+        try:
+            yield _load(p)
+        except VisionError:
+            continue
 
 
 def crops_pose(crops: list[np.ndarray], letters: str, model: L.LetterModel | None = None, profile=None) -> int:
@@ -3815,8 +3825,7 @@ def crops_pose(crops: list[np.ndarray], letters: str, model: L.LetterModel | Non
     if len(crops) < L.POSE_MIN_CROPS:
         return 0
     model = model or L.default_model()
-    step = max(1.0, len(crops) / L.POSE_SAMPLE)
-    voters = [crops[int(i * step)] for i in range(min(len(crops), L.POSE_SAMPLE))]
+    voters = _spread(crops, L.POSE_SAMPLE)
     protos, pol = getattr(profile, "prototypes", None), getattr(profile, "polarity", None)
     read, sureness = [], []
     for c in voters:
