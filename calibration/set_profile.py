@@ -279,6 +279,7 @@ def calibrate_crops(crops: list[tuple[str, np.ndarray]], letters: str, model: L.
     model = model or L.default_model()
     if not crops:
         raise VisionError("No tile pictures to learn from.", "bad-input")
+    crops = [(label, L.at_most(img, L.LONE_MAX_SIDE)) for label, img in crops]     # a phone's photo of a tile
     pose = R.crops_pose([img for _, img in crops], letters, model)
     if pose:
         crops = [(label, L.in_pose(img, pose)) for label, img in crops]

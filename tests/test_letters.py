@@ -1118,3 +1118,15 @@ def test_the_other_poses_are_read_only_where_one_could_lead():
     mixed = np.r_[np.full(12, 0.97), np.zeros(12)]   # empty squares might be letters turned
     assert not L.no_pose_can_lead(mixed)
     assert L.no_pose_can_lead(np.full(L.POSE_MIN_CROPS - 1, 0.0))
+
+
+def test_a_phones_photo_of_one_tile_is_read_at_a_crops_size(monkeypatch):
+    """A photo of one tile 2,000 px wide: read shrunk to LONE_MAX_SIDE (its ink picture at full
+    size took seconds, growing with the square of the side), the same letter as the crop."""
+    crop = tile_crop("K", side=64)
+    photo = cv2.resize(crop, (2000, 2000), interpolation=cv2.INTER_CUBIC)
+    sides = []
+    real = L.ink_image
+    monkeypatch.setattr(L, "ink_image", lambda gray, *a, **k: sides.append(max(gray.shape[:2])) or real(gray, *a, **k))
+    assert R.classify_tile(photo, ENGLISH)[0] == "K" == R.classify_tile(crop, ENGLISH)[0]
+    assert sides and max(sides) <= 1.3 * L.LONE_MAX_SIDE

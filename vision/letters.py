@@ -1303,6 +1303,23 @@ def framed(crop: np.ndarray, framing: float, side: int = BOARD_CROP) -> np.ndarr
     return cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 
 
+# A lone crop may be a phone's photo of one tile, thousands of pixels wide.  Its letter is read at
+# a few dozen pixels either way (the glyph at 28, the framings at BOARD_CROP), but the ink picture
+# (a top-hat with a disc a third of the crop wide) grows with the square of its side and more: 0.14
+# s at 500 px, 1.8 s at 1,000, a minute for a 3,000 px photo read in its eight poses.  Larger crops
+# are shrunk to this first (every crop the benchmarks cut is smaller: their figures are unchanged).
+LONE_MAX_SIDE = 256
+
+
+def at_most(img: np.ndarray, side: int) -> np.ndarray:
+    """``img`` shrunk (area average, aspect kept) so that its longer side is at most ``side``."""
+    h, w = img.shape[:2]
+    if max(h, w) <= side:
+        return img
+    f = side / max(h, w)
+    return cv2.resize(img, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+
+
 def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None = None,
                        prototypes: Prototypes | None = None, polarity: int | None = None) -> LetterGuess:
     """:func:`classify_crop` for a crop whose framing and tilt are unknown (``companion vision
@@ -1316,6 +1333,7 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
     kept and could still be replaced, stretched and smoothed (a 3 px median: a very dim crop's
     stretched noise)."""
     model = model or default_model()
+    crop = at_most(crop, LONE_MAX_SIDE)
     gray = to_gray(crop)
     bridge = is_black_and_white(gray)
     as_is = _read_framed(crop, letters, model, prototypes, polarity, bridge)
@@ -1380,6 +1398,7 @@ def pose_sureness(crop: np.ndarray, letters: str, model: LetterModel | None = No
     """(POSES,) how surely ``crop`` reads as a letter in each of ``poses`` (:func:`in_pose`; the
     rest 0): the letter's confidence (:func:`classify_lone_crop`), 0 where it reads no letter."""
     out = np.zeros(POSES)
+    crop = at_most(crop, LONE_MAX_SIDE)          # shrunk once, not in each pose
     for p in poses:
         gu = classify_lone_crop(in_pose(crop, p), letters, model, prototypes, polarity)
         out[p] = gu.confidence if gu.label not in ("", ROT, NONE) else 0.0

@@ -3648,6 +3648,7 @@ def classify_tile(crop: np.ndarray, letters: str, profile=None, model: L.LetterM
     not the A's 1."""
     model = model or L.default_model()
     protos = getattr(profile, "prototypes", None)
+    crop = L.at_most(crop, L.LONE_MAX_SIDE)           # a phone's photo of one tile: read at a crop's size
     gu = L.classify_lone_crop(crop, letters, model, protos, getattr(profile, "polarity", None))
     if values and gu.label not in ("", L.NONE, L.ROT):
         gu = _lone_letter_by_value(gu, letters, model, protos, values, value_model)
@@ -3790,7 +3791,7 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
     rc = 0
     for f in files:
         try:
-            img = _load(f)
+            img = L.at_most(_load(f), L.LONE_MAX_SIDE)
             img = L.in_pose(img, pose) if pose else img
             label, conf = (classify_tile(img, letters, prof, model, values=values) if abstain
                            else classify_tile(img, letters, prof, model, min_letter=0.0, min_margin=0.0, values=values))
