@@ -48,6 +48,7 @@ Parts:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -479,6 +480,64 @@ def _compose(p: int, t: int) -> int:
     return (m ^ mt) * 4 + (kt * (-1) ** m + k) % 4
 
 
+def _quanyuan_poses(model, every: int = 3) -> list[str]:
+    """Real crops lying alike: every ``every``-th quanyuan frame rectified at its marked corners in
+    the annotation's order (the frames are mirrored and the board turned in them), each square the
+    board reader reads as a letter 0.9 surely cut from that picture as it is; a frame's crops one
+    batch (and random batches of 5 and 8 of them).  With no letters marked on these frames, the
+    board reader's sure letters -- it decides a board's way up from all its letters -- are the
+    measure: how many of the crops `vision classify` reads the same, in the voted pose and as they
+    are."""
+    base = SHARED / "corners" / "quanyuan"
+    frames = []
+    for split in ("train", "test"):
+        ann = base / split / "_annotations.coco.json"
+        if ann.exists():
+            data = json.loads(ann.read_text())
+            names = {im["id"]: im["file_name"] for im in data["images"]}
+            frames += [(base / split / names[a["image_id"]], np.array(a["keypoints"], float).reshape(-1, 3)[:, :2])
+                       for a in data["annotations"]]
+    if not frames:
+        return ["quanyuan frames: ../shared/corners/quanyuan not found (skipped)"]
+    t = {"frames": 0, "crops": 0, "same": 0, "same_as_is": 0, "found": 0, "found5": 0, "found8": 0}
+    poses: dict = {}
+    rng = np.random.default_rng(0)
+    for path, corners in frames[::every]:
+        rect = R.rectify_board(cv2.imread(str(path)), corners)
+        rd = R.BoardReader(ENGLISH).read(rect)
+        grid = R.split_surround(rect)[0]
+        cell = grid.shape[0] / 15
+        # the picture's square under each square of the reading (the reader mirrors, then turns)
+        where = np.arange(225).reshape(15, 15)
+        where = np.rot90(where[:, ::-1] if rd.mirrored else where, rd.orientation)
+        crops, truth = [], []
+        for r in range(15):
+            for c in range(15):
+                if rd.labels[r][c] in ENGLISH and rd.confidence[r, c] >= 0.9:
+                    pr, pc = divmod(int(where[r, c]), 15)
+                    crops.append(grid[int(pr * cell):int((pr + 1) * cell), int(pc * cell):int((pc + 1) * cell)].copy())
+                    truth.append(rd.labels[r][c])
+        if len(crops) < L.POSE_MIN_CROPS:
+            continue
+        pose = R.crops_pose(crops, ENGLISH, model)
+        t["frames"] += 1
+        t["crops"] += len(crops)
+        poses[pose] = poses.get(pose, 0) + 1
+        for crop, letter in zip(crops, truth):
+            t["same"] += R.classify_tile(L.in_pose(crop, pose), ENGLISH, None, model, min_letter=0.0, min_margin=0.0)[0] == letter
+            t["same_as_is"] += R.classify_tile(crop, ENGLISH, None, model, min_letter=0.0, min_margin=0.0)[0] == letter
+        for n in (5, 8):
+            few = [crops[i] for i in rng.choice(len(crops), n, replace=False)] if len(crops) >= n else crops
+            t[f"found{n}"] += R.crops_pose(few, ENGLISH, model) == pose
+    n = max(1, t["frames"])
+    return [f"real quanyuan frames cut at their marked corners as annotated (every {every}th, {t['frames']} frames, "
+            f"{t['crops']} crops of letters the board reader reads 0.9 surely): poses voted "
+            + ", ".join(f"{L.pose_words(p)} {k}" for p, k in sorted(poses.items()))
+            + f"; read as the board reader reads them {t['same'] / max(1, t['crops']):.4f} in the voted pose, "
+            f"{t['same_as_is'] / max(1, t['crops']):.4f} as they are; random batches of 5 / 8 of a frame's crops "
+            f"voted the frame's pose {t['found5'] / n:.3f} / {t['found8'] / n:.3f}"]
+
+
 def bench_crop_poses(boards: int, seed: int, batches: int = 200) -> str:
     """`vision classify` on batches of crops whose letters all lie in one pose: the real jheidel
     crops and rendered boards' tiles and empty squares (POSE_CUTS), each batch laid in every pose
@@ -510,6 +569,7 @@ def bench_crop_poses(boards: int, seed: int, batches: int = 200) -> str:
                 turned += sum(_batch_pose(rows[idx], t) == 0 for t in range(1, L.POSES))
             lines.append(f"  random batches of {n:2d} real crops ({batches} each way): upright read upright "
                          f"{up / batches:.4f}; laid in the 7 other poses, pose found {turned / (7 * batches):.4f}")
+    lines += _quanyuan_poses(model)
     for role in ("train", "heldout"):
         rng = np.random.default_rng(seed + (10 if role == "heldout" else 0))
         tally = {k: [0, 0, 0, 0, 0] for k in POSE_CUTS}   # batches, pose found, tiles, right so, right upright
@@ -782,8 +842,6 @@ def bench_focus(n: int, seed: int) -> str:
     its focus limit lifted (what the reader showed before it); and the blur width of real photos
     (``../shared``: the jheidel photos where the locator finds them, the quanyuan frames at their
     marked corners), none of which may be refused."""
-    import json
-
     from vision.locate import locate_auto
 
     sigmas = (0.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
