@@ -391,6 +391,20 @@ LONE_CROP_CUTS = {"tight 64 px": (0.0, 64, False, 0), "tight 32 px": (0.0, 32, F
                   "dim photo (1/8 of the light), + 10 %, 64 px": (0.10, 64, False, 0, 0.125)}
 
 
+def _lone_crop_board(rng: np.random.Generator, role: str, hard: bool):
+    """One rendered board the lone-crop rows cut from (no hands; the English values printed):
+    (scene, its grid rectified at 64 px a square with a square of photo round it, 64, up to 12
+    uncovered tiles, 12 uncovered empty squares drawn at random)."""
+    sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=hard, hands=0,
+                      values={k: str(v) for k, v in EN_VALUES.items()})
+    cell = 64
+    rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
+    clear = [(r, c) for r in range(15) for c in range(15) if sc.covered[r, c] <= 0.02]
+    tiles = [rc for rc in clear if sc.labels[rc[0]][rc[1]] in ENGLISH][:12]
+    empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
+    return sc, rect, cell, tiles, [empty[i] for i in rng.permutation(len(empty))[:12]]
+
+
 def bench_lone_crops(boards: int, seed: int) -> str:
     """`vision classify` on lone crops of rendered boards' tiles, cut in each of LONE_CROP_CUTS:
     the best letter (right / wrong), with the reader's abstention (right / '#' / wrong), and on
@@ -403,14 +417,7 @@ def bench_lone_crops(boards: int, seed: int) -> str:
         noise = np.random.default_rng(seed + 1)       # its own draws: the boards stay the same
         got = {k: [] for k in LONE_CROP_CUTS}         # (truth, best, abstained) per crop
         for b in range(boards):
-            sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
-                              values={k: str(v) for k, v in EN_VALUES.items()})
-            cell = 64
-            rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
-            clear = [(r, c) for r in range(15) for c in range(15) if sc.covered[r, c] <= 0.02]
-            tiles = [rc for rc in clear if sc.labels[rc[0]][rc[1]] in ENGLISH][:12]
-            empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
-            empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
+            sc, rect, cell, tiles, empty = _lone_crop_board(rng, role, hard=bool(b % 2))
             for r, c in tiles + empty:
                 for k, (pad, side, binarised, turn, *light) in LONE_CROP_CUTS.items():
                     p = int(pad * cell)
@@ -574,14 +581,7 @@ def bench_crop_poses(boards: int, seed: int, batches: int = 200) -> str:
         rng = np.random.default_rng(seed + (10 if role == "heldout" else 0))
         tally = {k: [0, 0, 0, 0, 0] for k in POSE_CUTS}   # batches, pose found, tiles, right so, right upright
         for b in range(boards):
-            sc = random_scene(rng, ENGLISH, font_paths(role), size=(1920, 1080), cell=56, hard=bool(b % 2), hands=0,
-                              values={k: str(v) for k, v in EN_VALUES.items()})
-            cell = 64
-            rect = rectify(sc.frame, sc.corners, cell, margin_cells=1.0)
-            clear = [(r, c) for r in range(15) for c in range(15) if sc.covered[r, c] <= 0.02]
-            tiles = [rc for rc in clear if sc.labels[rc[0]][rc[1]] in ENGLISH][:12]
-            empty = [rc for rc in clear if sc.labels[rc[0]][rc[1]] == "."]
-            empty = [empty[i] for i in rng.permutation(len(empty))[:12]]
+            sc, rect, cell, tiles, empty = _lone_crop_board(rng, role, hard=bool(b % 2))
             laid = int(rng.integers(1, L.POSES))              # the board's picture: one pose for all its crops
             for k, (pad, side) in POSE_CUTS.items():
                 p = int(pad * cell)
