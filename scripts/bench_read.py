@@ -537,7 +537,7 @@ def _quanyuan_poses(model, every: int = 3) -> list[str]:
             few = [crops[i] for i in rng.choice(len(crops), n, replace=False)] if len(crops) >= n else crops
             t[f"found{n}"] += R.crops_pose(few, ENGLISH, model) == pose
     n = max(1, t["frames"])
-    return [f"real quanyuan frames cut at their marked corners as annotated (every {every}th, {t['frames']} frames, "
+    return [f"real quanyuan frames cut at their marked corners as annotated (one in {every}, {t['frames']} frames, "
             f"{t['crops']} crops of letters the board reader reads 0.9 surely): poses voted "
             + ", ".join(f"{L.pose_words(p)} {k}" for p, k in sorted(poses.items()))
             + f"; read as the board reader reads them {t['same'] / max(1, t['crops']):.4f} in the voted pose, "
