@@ -295,7 +295,8 @@ def cmd_vision_classify(args) -> int:
     from vision.read import classify_main
 
     return classify_main(args.paths, _letters(args.tileset), sys.stdout, profile=_set_profile(args.set_profile, args.tileset),
-                         abstain=args.abstain, values=dict(get_tileset(args.tileset).values), as_is=args.as_is)
+                         abstain=args.abstain, values=dict(get_tileset(args.tileset).values), as_is=args.as_is,
+                         note=sys.stderr)
 
 
 def cmd_vision_calibrate(args) -> int:

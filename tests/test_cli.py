@@ -277,6 +277,43 @@ def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsy
     assert code == 1 and "ERROR" in out and "named by a letter" in out and not (tmp_path / "x.npz").exists()
 
 
+def test_vision_classify_and_calibrate_say_the_crops_lay_turned(tmp_path, capsys):
+    """A folder of single-tile pictures taken with the phone held sideways: `vision calibrate`
+    learns them turned back and says so; `vision classify` reads them turned back (stdout keeps
+    its one line a crop) and says so on stderr; `--as-is` reads them as they lie."""
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from vision import read as R
+    from vision import render
+
+    fonts = render.font_paths("basic")
+    if not fonts:
+        pytest.skip("no fonts to draw tiles with")
+    words = ["ABCDEFGHIJKLM", "NOPQRSTUVWXYZ"]
+    labels = ["." * 15] * 6 + ["." + words[0] + "."] + ["." * 15] + ["." + words[1] + "."] + ["." * 15] * 6
+    style = render.TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=fonts[0])
+    img, corners, _ = render.render_board(labels, render.random_board_style(np.random.default_rng(2)), style,
+                                          np.random.default_rng(3), cell=40)
+    crops = R.cell_crops(rectify_for_test(img, corners))
+    folder = tmp_path / "sideways"
+    for r in (6, 8):
+        for c in range(1, 14):
+            (folder / labels[r][c]).mkdir(parents=True)
+            cv2.imwrite(str(folder / labels[r][c] / "1.png"), np.rot90(crops[r, c], -1))   # a quarter turn clockwise
+    code, out, _ = run(capsys, "vision", "calibrate", str(folder), "--profile", str(tmp_path / "set.npz"))
+    assert code == 0 and "26 of 26 letters learnt" in out and "turned a quarter turn clockwise" in out
+    code, out, err = run(capsys, "vision", "classify", str(folder))
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 26 and "turned a quarter turn clockwise" in err
+    assert sum(line.split("\t")[1] == Path(line.split("\t")[0]).parent.name for line in lines) >= 25
+    code, out, err = run(capsys, "vision", "classify", str(folder), "--as-is")
+    assert err == "" and sum(line.split("\t")[1] == Path(line.split("\t")[0]).parent.name
+                             for line in out.splitlines()) <= 13
+
+
 def rectify_for_test(img, corners):
     from vision import read as R
     from vision.geometry import rectify

@@ -3751,7 +3751,7 @@ def _shows_a_star(gray: np.ndarray) -> bool:
 
 
 def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None, abstain: bool = False,
-                  values: dict | None = None, as_is: bool = False, note: TextIO | None = sys.stderr) -> int:
+                  values: dict | None = None, as_is: bool = False, note: TextIO | None = None) -> int:
     """CLI: one line per tile crop: ``path<TAB>label<TAB>confidence`` (folders searched).
     ``values``: the tile set's point values, which weigh a letter in doubt (:func:`classify_tile`).
 
@@ -3763,7 +3763,7 @@ def classify_main(paths, letters: str, out: TextIO = sys.stdout, *, profile=None
 
     The crops are taken to lie in one pose (:func:`letters.common_pose`: cut from one picture,
     or one camera's): where they read clearly surer turned or mirrored, every one is read so and
-    ``note`` is told; ``as_is``: each read as it is."""
+    ``note`` (the CLI's stderr) is told; ``as_is``: each read as it is."""
     files = _expand(paths)
     if not files:
         print("ERROR: no pictures found", file=out)
