@@ -241,12 +241,15 @@ def test_vision_calibrate_learns_a_tile_set_from_a_photo_of_its_sheet(capsys, tm
     assert code != 0 and not out and "calibrate this set" in err
 
 
-def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsys, tmp_path):
-    render = pytest.importorskip("vision.render")
+def _tile_pictures(folder, turn: int = 0):
+    """A picture of each of the 26 letters' tiles, cut from a rendered board, in ``folder``/A/1.png,
+    B/1.png ...; ``turn``: each turned that many quarter turns clockwise (a phone held sideways).
+    Returns the board's square crops."""
     import cv2
     import numpy as np
 
     from vision import read as R
+    from vision import render
 
     fonts = render.font_paths("basic")
     if not fonts:
@@ -257,11 +260,19 @@ def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsy
     img, corners, _ = render.render_board(labels, render.random_board_style(np.random.default_rng(2)), style,
                                           np.random.default_rng(3), cell=40)
     crops = R.cell_crops(rectify_for_test(img, corners))
-    folder = tmp_path / "my set"
     for r in (6, 8):
         for c in range(1, 14):
             (folder / labels[r][c]).mkdir(parents=True)
-            cv2.imwrite(str(folder / labels[r][c] / "1.png"), crops[r, c])
+            cv2.imwrite(str(folder / labels[r][c] / "1.png"), np.rot90(crops[r, c], -turn))
+    return crops
+
+
+def test_vision_calibrate_learns_a_tile_set_from_a_folder_of_tile_pictures(capsys, tmp_path):
+    pytest.importorskip("vision.render")
+    import cv2
+
+    folder = tmp_path / "my set"
+    crops = _tile_pictures(folder)
     (folder / "notes").mkdir()
     cv2.imwrite(str(folder / "notes" / "table.png"), crops[0, 0])       # not named by a letter: left out
     (folder / "A" / "2.png").write_text("not a picture", encoding="utf-8")   # damaged: left out, said
@@ -283,26 +294,8 @@ def test_vision_classify_and_calibrate_say_the_crops_lay_turned(tmp_path, capsys
     its one line a crop) and says so on stderr; `--as-is` reads them as they lie."""
     from pathlib import Path
 
-    import cv2
-    import numpy as np
-
-    from vision import read as R
-    from vision import render
-
-    fonts = render.font_paths("basic")
-    if not fonts:
-        pytest.skip("no fonts to draw tiles with")
-    words = ["ABCDEFGHIJKLM", "NOPQRSTUVWXYZ"]
-    labels = ["." * 15] * 6 + ["." + words[0] + "."] + ["." * 15] + ["." + words[1] + "."] + ["." * 15] * 6
-    style = render.TileStyle(face=(160, 208, 232), ink=(10, 15, 20), font=fonts[0])
-    img, corners, _ = render.render_board(labels, render.random_board_style(np.random.default_rng(2)), style,
-                                          np.random.default_rng(3), cell=40)
-    crops = R.cell_crops(rectify_for_test(img, corners))
     folder = tmp_path / "sideways"
-    for r in (6, 8):
-        for c in range(1, 14):
-            (folder / labels[r][c]).mkdir(parents=True)
-            cv2.imwrite(str(folder / labels[r][c] / "1.png"), np.rot90(crops[r, c], -1))   # a quarter turn clockwise
+    _tile_pictures(folder, turn=1)
     code, out, _ = run(capsys, "vision", "calibrate", str(folder), "--profile", str(tmp_path / "set.npz"))
     assert code == 0 and "26 of 26 letters learnt" in out and "turned a quarter turn clockwise" in out
     code, out, err = run(capsys, "vision", "classify", str(folder))
