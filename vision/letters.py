@@ -1342,7 +1342,7 @@ def classify_lone_crop(crop: np.ndarray, letters: str, model: LetterModel | None
         lit = _read_framed(brighter, letters, model, prototypes, polarity, bridge)
         if _other_reading_kept(as_is, lit, sure=False, lead=TURNED_LEAD):
             crop, gray, as_is = brighter, to_gray(brighter), lit
-        elif _replaceable(as_is, sure=False, lead=TURNED_LEAD):
+        else:
             # stretched, a very dim crop's sensor noise is stretched too, and speckles the face
             # into ink the letter's cut cannot part from its strokes: the same, smoothed
             smooth = cv2.medianBlur(brighter, 3)
@@ -1581,7 +1581,7 @@ def _read_framed(crop: np.ndarray, letters: str, model: LetterModel, prototypes:
         return as_cut
     best = max(letters_read, key=lambda g: g.confidence + (AS_CUT_LEAD if g is as_cut else 0.0))
     if best is not as_cut and best.confidence >= FRAMED_FLOOR \
-            and sum(g.label == best.label for g in letters_read) == FRAMINGS_AGREE - 1 and NARROWEST:
+            and sum(g.label == best.label for g in letters_read) == FRAMINGS_AGREE - 1:
         narrow = classify_crop(framed(crop, NARROWEST), letters, model, prototypes, polarity, board=True, bridge=bridge)
         if narrow.label == best.label:
             letters_read.append(narrow)
