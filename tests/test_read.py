@@ -2325,6 +2325,50 @@ def test_a_board_read_better_in_lightness_stays_read_in_lightness_when_a_hue_axi
     np.testing.assert_allclose(tried.confidence, plain.confidence)
 
 
+def _hue_tried_reader(monkeypatch, in_lightness: list[str], along_hue: list[str], sure: float = 0.99):
+    """A reader whose frame reads ``in_lightness`` when read in plain lightness and ``along_hue``
+    when read along a hue axis (which ``ink_hue_axis`` always finds), every square at ``sure``."""
+    monkeypatch.setattr(R, "grey_weights", lambda small: None)
+    monkeypatch.setattr(R, "ink_hue_axis", lambda small: np.array([0.8, -0.6, 0.0, 128.0]))
+
+    def read_frame(self, rect, orient=True, grey="decide", small=None, corner_check=True):
+        labels = list(along_hue if self.grey is not None else in_lightness)
+        if not any(ch not in ".#" for row in labels for ch in row):
+            self._grey_known = False             # as a reading with no tile resets it
+        kinds = np.full((R.GRID, R.GRID), "empty", dtype=object)
+        return R.BoardReading(labels, np.full((R.GRID, R.GRID), sure), labels, kinds)
+
+    monkeypatch.setattr(R.BoardReader, "_read_frame", read_frame)
+    return R.BoardReader(ENGLISH)
+
+
+UNREAD_TILES = ["." * 15] * 7 + ["...#####......."] + ["." * 15] * 7
+ONE_ASKED = ["." * 15] * 7 + ["......#........"] + ["." * 15] * 7
+
+
+def test_where_neither_way_reads_letters_the_way_that_sees_more_tiles_is_kept(monkeypatch):
+    # heavy blur on cyan ink over cyan tiles: in lightness the board reads turned, its tiles
+    # taken for empty squares; along the ink's hue every tile is seen and asked about
+    board = np.zeros((R.GRID * 40, R.GRID * 40, 3), np.uint8)
+    reader = _hue_tried_reader(monkeypatch, ONE_ASKED, UNREAD_TILES)
+    assert reader.read(board).labels == UNREAD_TILES
+
+
+def test_where_neither_way_reads_letters_and_the_hue_sees_no_more_the_lightness_reading_stays(monkeypatch):
+    board = np.zeros((R.GRID * 40, R.GRID * 40, 3), np.uint8)
+    reader = _hue_tried_reader(monkeypatch, UNREAD_TILES, ONE_ASKED)
+    assert reader.read(board).labels == UNREAD_TILES
+    reader = _hue_tried_reader(monkeypatch, UNREAD_TILES, UNREAD_TILES)
+    assert reader.read(board).labels == UNREAD_TILES and reader.grey is None
+
+
+def test_where_lightness_reads_letters_a_hue_reading_that_only_sees_more_tiles_is_not_kept(monkeypatch):
+    board = np.zeros((R.GRID * 40, R.GRID * 40, 3), np.uint8)
+    read_in_lightness = ["." * 15] * 7 + ["...MIGHT......."] + ["." * 15] * 7
+    reader = _hue_tried_reader(monkeypatch, read_in_lightness, ["." * 15] * 7 + ["..#########...."] + ["." * 15] * 7)
+    assert reader.read(board).labels == read_in_lightness and reader.grey is None
+
+
 def test_dark_ink_on_light_tiles_gives_no_hue_axis(pictures):
     board, empty = pictures
     assert R.ink_hue_axis(R.Analysis(board).small_bgr) is None

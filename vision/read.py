@@ -639,6 +639,11 @@ def _letters_read_surely(reading: "BoardReading", min_letter: float) -> int:
                if ch not in (EMPTY, COVERED, BLANK) and reading.confidence[r, c] >= min_letter)
 
 
+def _squares_seen(reading: "BoardReading") -> int:
+    """Squares a reading shows as anything but empty: tiles, blanks, squares asked."""
+    return sum(ch != EMPTY for row in reading.labels for ch in row)
+
+
 def split_surround(picture):
     """(the grid, the picture with its surround or None): a SURROUNDED-px picture is the grid
     plus MARGIN px round it (:func:`rectify_board`)."""
@@ -1601,8 +1606,14 @@ class BoardReader:
         except VisionError:
             hued = None
         n_plain = _letters_read_surely(plain, self.min_letter)
-        if hued is not None and self._grey_known and \
-                _letters_read_surely(hued, self.min_letter) >= max(n_plain + HUE_BETTER, 1.25 * n_plain):
+        n_hued = _letters_read_surely(hued, self.min_letter) if hued is not None else 0
+        # where neither way reads letters (heavy blur, ink close to its tile's colour) the one
+        # that sees more tiles: its tiles are asked, not shown as empty squares.  Whatever the
+        # grey's state -- a reading that sees no tile resets it (tuning seed 45600: cyan ink on
+        # cyan tiles read a quarter turned in lightness, its 20 letters shown empty)
+        no_letters = n_plain < HUE_BETTER and n_hued < HUE_BETTER
+        if hued is not None and ((self._grey_known and n_hued >= max(n_plain + HUE_BETTER, 1.25 * n_plain))
+                                 or (no_letters and _squares_seen(hued) > _squares_seen(plain))):
             hued.ms = (time.perf_counter() - t0) * 1000
             return hued
         self.__dict__.clear()
