@@ -42,7 +42,11 @@ Parts:
   round the square;
 * the held-out real crops ../shared/crops/jheidel (never trained on) with the letter model and
   with tesseract (single-character mode, whitelist, Otsu) for comparison;
-* what it reads on a few ../shared/photos/jheidel photos (corners marked by hand below).
+* what it reads on a few ../shared/photos/jheidel photos (corners marked by hand below);
+* ``--only real-blanks``: the quanyuan frames read at their marked corners (a deluxe set whose
+  blanks have a face): squares read as blanks, letters, ``#``;
+* ``--only grey-photos``: the jheidel photos made black and white, located and read, against the
+  same photos in colour.
 """
 
 from __future__ import annotations
@@ -809,6 +813,67 @@ def bench_game_photos() -> str:
     return "\n".join(out)
 
 
+def bench_real_blanks() -> str:
+    """The quanyuan frames (a deluxe set: white-faced blanks in maroon borders) each read afresh at
+    its marked corners, the English values read: how many squares read as blanks, letters, ``#``
+    and empty (no truth per square: the README keeps the counts, a change shows as a count moved)."""
+    from collections import Counter
+
+    base = SHARED / "corners" / "quanyuan"
+    if not base.is_dir():
+        return "quanyuan blanks: ../shared/corners/quanyuan not found (skipped)"
+    shown, frames, refused = Counter(), 0, 0
+    for split in ("train", "test"):
+        ann = base / split / "_annotations.coco.json"
+        if not ann.exists():
+            continue
+        data = json.loads(ann.read_text())
+        names = {im["id"]: im["file_name"] for im in data["images"]}
+        for a in data["annotations"]:
+            img = cv2.imread(str(base / split / names[a["image_id"]]))
+            corners = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
+            frames += 1
+            try:
+                rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(img, corners))
+            except R.VisionError:
+                refused += 1
+                continue
+            shown.update("letter" if ch not in ".#?" else ch for row in rd.labels for ch in row)
+    return (f"quanyuan frames read at their marked corners: {frames} frames, {refused} refused; squares read "
+            f"'?' {shown['?']}, letters {shown['letter']}, '#' {shown['#']}, empty {shown['.']}")
+
+
+def bench_grey_photos() -> str:
+    """The jheidel photos made black and white (a grey camera mode), each located and read afresh,
+    against the same photo in colour: squares read alike, and the letters read as other letters
+    (no truth per square: a square read two ways is read wrong in one of them, or asked)."""
+    from vision.locate import locate_auto
+
+    base = SHARED / "photos" / "jheidel"
+    if not base.is_dir():
+        return "jheidel photos in grey: ../shared/photos/jheidel not found (skipped)"
+    read = alike = squares = 0
+    other = []
+    for p in sorted(base.glob("*.jpg")):
+        img = cv2.imread(str(p))
+        grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        try:
+            colour = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(img, locate_auto(img, p.name).corners))
+            in_grey = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(grey, locate_auto(grey, p.name).corners))
+        except R.VisionError:            # not found, or refused (a smeared photo): not compared
+            continue
+        read += 1
+        for r in range(15):
+            for c in range(15):
+                a, b = colour.labels[r][c], in_grey.labels[r][c]
+                squares += 1
+                alike += a == b
+                if a != b and a not in ".#?" and b not in ".#?":
+                    other.append(f"{p.name} {chr(65 + c)}{r + 1} {a} as {b}")
+    return (f"jheidel photos read in grey and in colour: {read} read both ways, {alike} of {squares} squares "
+            f"alike; letters read as another: {len(other)}" + (f" ({'; '.join(other)})" if other else ""))
+
+
 #: A letter shown under this confidence is a question to the players in a camera game
 #: (``companion replay``'s ``min_confidence``), not a fact.
 ASKED_UNDER = 0.8
@@ -1079,7 +1144,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--only", choices=["renders", "values", "mirrored", "turned", "grey", "games", "jheidel", "crops", "speed", "engines", "calibrated",
                                        "photos", "photo-games", "deluxe", "focus", "sizes", "hard-cold", "value-windows",
-                                       "marked-crops", "sets", "poses"],
+                                       "marked-crops", "sets", "poses", "real-blanks", "grey-photos"],
                     default=None)
     ap.add_argument("--show-errors", type=int, default=5)
     ap.add_argument("--values-read-only", action="store_true", help="the values rows only as the product reads "
@@ -1193,6 +1258,10 @@ def main(argv=None) -> int:
         print(bench_photos(), flush=True)
     if a.only in (None, "photo-games") and not a.skip_photos:
         print(bench_game_photos(), flush=True)
+    if a.only in (None, "real-blanks") and not a.skip_photos:
+        print(bench_real_blanks(), flush=True)
+    if a.only in (None, "grey-photos") and not a.skip_photos:
+        print(bench_grey_photos(), flush=True)
     return 0
 
 
