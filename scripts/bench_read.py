@@ -491,14 +491,9 @@ def _compose(p: int, t: int) -> int:
     return (m ^ mt) * 4 + (kt * (-1) ** m + k) % 4
 
 
-def _quanyuan_poses(model, every: int = 3) -> list[str]:
-    """Real crops lying alike: every ``every``-th quanyuan frame rectified at its marked corners in
-    the annotation's order (the frames are mirrored and the board turned in them), each square the
-    board reader reads as a letter 0.9 surely cut from that picture as it is; a frame's crops one
-    batch (and random batches of 5 and 8 of them).  With no letters marked on these frames, the
-    board reader's sure letters -- it decides a board's way up from all its letters -- are the
-    measure: how many of the crops `vision classify` reads the same, in the voted pose and as they
-    are."""
+def _quanyuan_marked() -> list[tuple[Path, np.ndarray]]:
+    """(picture, annotated grid corners) of every ../shared/corners/quanyuan frame, train then test,
+    in the annotations' order; none where the folder is missing."""
     base = SHARED / "corners" / "quanyuan"
     frames = []
     for split in ("train", "test"):
@@ -508,6 +503,18 @@ def _quanyuan_poses(model, every: int = 3) -> list[str]:
             names = {im["id"]: im["file_name"] for im in data["images"]}
             frames += [(base / split / names[a["image_id"]], np.array(a["keypoints"], float).reshape(-1, 3)[:, :2])
                        for a in data["annotations"]]
+    return frames
+
+
+def _quanyuan_poses(model, every: int = 3) -> list[str]:
+    """Real crops lying alike: every ``every``-th quanyuan frame rectified at its marked corners in
+    the annotation's order (the frames are mirrored and the board turned in them), each square the
+    board reader reads as a letter 0.9 surely cut from that picture as it is; a frame's crops one
+    batch (and random batches of 5 and 8 of them).  With no letters marked on these frames, the
+    board reader's sure letters -- it decides a board's way up from all its letters -- are the
+    measure: how many of the crops `vision classify` reads the same, in the voted pose and as they
+    are."""
+    frames = _quanyuan_marked()
     if not frames:
         return ["quanyuan frames: ../shared/corners/quanyuan not found (skipped)"]
     t = {"frames": 0, "crops": 0, "same": 0, "same_as_is": 0, "found": 0, "found5": 0, "found8": 0}
@@ -819,27 +826,18 @@ def bench_real_blanks() -> str:
     and empty (no truth per square: the README keeps the counts, a change shows as a count moved)."""
     from collections import Counter
 
-    base = SHARED / "corners" / "quanyuan"
-    if not base.is_dir():
+    frames = _quanyuan_marked()
+    if not frames:
         return "quanyuan blanks: ../shared/corners/quanyuan not found (skipped)"
-    shown, frames, refused = Counter(), 0, 0
-    for split in ("train", "test"):
-        ann = base / split / "_annotations.coco.json"
-        if not ann.exists():
+    shown, refused = Counter(), 0
+    for picture, corners in frames:
+        try:
+            rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(cv2.imread(str(picture)), corners))
+        except R.VisionError:
+            refused += 1
             continue
-        data = json.loads(ann.read_text())
-        names = {im["id"]: im["file_name"] for im in data["images"]}
-        for a in data["annotations"]:
-            img = cv2.imread(str(base / split / names[a["image_id"]]))
-            corners = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
-            frames += 1
-            try:
-                rd = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(img, corners))
-            except R.VisionError:
-                refused += 1
-                continue
-            shown.update("letter" if ch not in ".#?" else ch for row in rd.labels for ch in row)
-    return (f"quanyuan frames read at their marked corners: {frames} frames, {refused} refused; squares read "
+        shown.update("letter" if ch not in ".#?" else ch for row in rd.labels for ch in row)
+    return (f"quanyuan frames read at their marked corners: {len(frames)} frames, {refused} refused; squares read "
             f"'?' {shown['?']}, letters {shown['letter']}, '#' {shown['#']}, empty {shown['.']}")
 
 
@@ -968,17 +966,9 @@ def bench_focus(n: int, seed: int) -> str:
         except Exception:
             continue
         real.setdefault("jheidel", []).append(R.blur_width(R.Analysis(rect).gray))
-    quanyuan = SHARED / "corners" / "quanyuan"
-    for split in ("train", "test"):
-        ann = quanyuan / split / "_annotations.coco.json"
-        if not ann.exists():
-            continue
-        data = json.loads(ann.read_text())
-        names = {im["id"]: im["file_name"] for im in data["images"]}
-        for a in data["annotations"]:
-            img = cv2.imread(str(quanyuan / split / names[a["image_id"]]))
-            corners = np.array(a["keypoints"], float).reshape(-1, 3)[:, :2]
-            real.setdefault("quanyuan", []).append(R.blur_width(R.Analysis(R.rectify_board(img, corners)).gray))
+    for picture, corners in _quanyuan_marked():
+        img = cv2.imread(str(picture))
+        real.setdefault("quanyuan", []).append(R.blur_width(R.Analysis(R.rectify_board(img, corners)).gray))
     lines = [f"pictures out of focus ({n} boards a camera, hard and standard, a further blur of "
              f"{', '.join(f'{s:g}' for s in sigmas)} px): {t['pictures']} pictures; refused out of focus {t['focus']} "
              f"({t['refused_clean']} of them read with no wrong square with the check lifted), refused by the sharpness "
