@@ -3355,8 +3355,24 @@ def blur_width(gray: np.ndarray) -> float:
     strongest edges show (median over the gradient's local peaks).  Blurring a step edge of blur
     s further by b lowers its gradient peak by r = s / sqrt(s^2 + b^2), whatever its contrast,
     so s = b r / sqrt(1 - r^2) (re-blur estimate).  0 where the picture has too few edges to
-    tell (the sharpness check refuses such a picture)."""
+    tell (the sharpness check refuses such a picture).
+
+    Measured with OpenCV's IPP off (a thread-local switch, set back after): IPP's float Sobel and
+    Gaussian are not bit-stable -- one picture measured 1.77671 or 1.77498 in one process,
+    depending on what it had done before, and a rendered picture at the focus limit was read on
+    one run and refused on the next (the thirty-third session of 2026-12-06).  Without it the
+    same number every time, for ~0.25 ms more a measure."""
     g = gray.astype(np.float32)
+    ipp = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    try:
+        return _blur_width(g)
+    finally:
+        cv2.ipp.setUseIPP(ipp)
+
+
+def _blur_width(g: np.ndarray) -> float:
+    """:func:`blur_width` of a float32 grey picture."""
 
     def gradient(x):
         return cv2.magnitude(cv2.Sobel(x, cv2.CV_32F, 1, 0), cv2.Sobel(x, cv2.CV_32F, 0, 1))
