@@ -1019,6 +1019,7 @@ GLARE_LEVEL, GLARE_SHARE, GLARE_SPOT = 250, 0.6, 0.25
 # square the square model calls a blank with WHITE_BLANK or more is a blank tile
 WHITE_BLANK = 0.9
 REF_GLARE_SURE = 0.9   # with a reference: a glared square read under this is asked (empty or blank)
+NEW_INK = 25.0         # ink this much stronger than the reference's is new: the square is read (_new_ink)
 SAME_MOST = 12.0       # grey difference from the reference past which no square counts as its (_same_as_reference)
 # A letter in doubt is cut again at these ink thresholds (fractions of its strongest ink; the
 # usual cut is at letters.THRESHOLD_AT = 0.25) and read again.  On the tuning boards (seeds 7200,
@@ -1727,6 +1728,8 @@ class BoardReader:
         # board); the square model, which sees a tile's edges, reads 5 of them right and asks 1
         same = self._same_as_reference(an) & ~reuse & (an.peak(pol) >= PEAK_MIN) if ref is not None \
             else np.zeros((GRID, GRID), bool)
+        if ref is not None:
+            same &= ~_new_ink(an.peak(pol), ref.peak(pol))
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
         # premium squares that look just like the rest of their kind are read last: the others
         # teach the tile colour, then those whose kind is far from the tiles are not read at all
@@ -3146,6 +3149,17 @@ def _emptied_with_a_tiles_border(an: Analysis, looked_empty: set, labels, conf: 
     ring = an.ring_lab
     # only asked about, not shown as a blank: a border nearer the tiles' than the empty squares'
     return [rc for rc in shown_empty if np.linalg.norm(ring[rc] - tile_ring) < np.linalg.norm(ring[rc] - empty_ring)]
+
+
+def _new_ink(peak: np.ndarray, ref_peak: np.ndarray) -> np.ndarray:
+    """(15, 15) squares whose ink is not the empty board's: NEW_INK stronger than the reference's
+    own ink there, and half as strong again.  Such a square is read, however closely it passes for
+    its empty square in the grey as a whole (:meth:`BoardReader._same_as_reference`): a narrow
+    face's I or L is a thin stroke, and on a picture much lighter than its reference (tiles and
+    board both washed white) the mean grey difference stays under the noise allowed -- tuning
+    seed 47000, fonts never seen with a reference, four such letters shown as empty squares at
+    0.99 (ink 66-82, the reference's 3-4)."""
+    return (peak - ref_peak >= NEW_INK) & (peak >= 1.5 * ref_peak)
 
 
 def _sure_empty_median(values: np.ndarray, sel: np.ndarray, kinds: np.ndarray, conf: np.ndarray):
