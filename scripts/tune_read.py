@@ -7,6 +7,7 @@
     .venv/bin/python scripts/tune_read.py faces new                      # a run's rows by tile face
     .venv/bin/python scripts/tune_read.py confusions new                 # a run's misreadings by kind
     .venv/bin/python scripts/tune_read.py steps new                      # ... and by the reader's steps behind them
+    .venv/bin/python scripts/tune_read.py show 47000 unseen_ref 36       # one board of a run: pictures, squares
 
 A reading rule is set on boards the README's figures are not measured on.  ``run`` reads the six
 values rows of ``bench_read.py`` (hard camera with training fonts, standard camera, hard camera
@@ -21,7 +22,11 @@ whose squares read otherwise between the two runs: what the second run mended an
 The report's seeds (``bench_read.py --seed 5000``: 5000-5199; the larger check ``--seed 6000``:
 6000-6199; the seeds that would draw the boards of ``--only hard-cold --seed 31000`` and ``32000``)
 are refused: a rule tuned on them would make their figures a measure of the tuning.
-About 5.5 minutes for the four default seeds (960 boards) on two cores.
+About 5.5 minutes for the four default seeds (960 boards) on two cores.  ``show SEED ROW BOARD``
+reads one board of a row again (as ``compare`` and the runs' JSON name it), prints the truth, the
+reading and the reader's guesses side by side and every square read otherwise (kind, confidence,
+the steps that touched it), and writes the board's picture (and its reference) and those squares
+enlarged to ``--pictures``: what a look at one board needs, drawn by the benchmark itself.
 """
 
 from __future__ import annotations
@@ -116,6 +121,116 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
             B.bench_renders(boards, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
                             printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
     return out
+
+
+class _Skipped(Exception):
+    """A board before the one :func:`show_board` is after: not read."""
+
+
+def row_camera(row: str) -> tuple[str, str, bool, bool, bool]:
+    """(name, font role, hard camera, with a reference, grey) of a row of :data:`ROW_ORDER`."""
+    grey = row.startswith("grey_")
+    name = row[len("grey_"):] if grey else row.rsplit("_", 1)[0]
+    cameras = {n: (role, hard) for n, role, hard in ROWS}
+    if name not in cameras or (not grey and not row.endswith(("_cold", "_ref"))):
+        raise SystemExit(f"no row called {row!r}: one of {', '.join(ROW_ORDER)}")
+    role, hard = cameras[name]
+    return name, role, hard, row.endswith("_ref"), grey
+
+
+def show_board(root: Path, seed: int, row: str, board: int) -> dict:
+    """Board ``board`` (from 0) of ``row`` of tuning seed ``seed`` read again by the code under
+    ``root``, drawn by ``bench_read.bench_renders`` itself (the boards before it drawn, not read):
+    {"truth", "read", "guess": 15 strings each, "covered": 15 x 15 shares under a hand,
+    "squares": [(r, c, truth, shown, kind, confidence, steps)] read otherwise, "face", "picture",
+    "reference" (or None), "tally": the benchmark's tally of the board}."""
+    check_seed(seed)
+    _, role, hard, ref, grey = row_camera(row)
+    sys.path[:0] = [str(root), str(root / "scripts")]
+    import cv2
+    cv2.setNumThreads(1)
+    import bench_read as B
+    from vision import read as R
+    steps_before = ([(R.BoardReader, n, getattr(R.BoardReader, n)) for n in READER_STEPS if hasattr(R.BoardReader, n)]
+                    + [(R, n, getattr(R, n)) for n in MODULE_STEPS if hasattr(R, n)])
+    touched = watch_steps(R)
+    seen = {"n": -1}
+    read, score, scene, warp = R.BoardReader.read, B.score_board, B.random_scene, B.rectify
+
+    def drawing(*a, **k):
+        seen["n"] += 1
+        seen["scene"] = scene(*a, **k)
+        return seen["scene"]
+
+    def warping(*a, **k):
+        seen["reference"] = warp(*a, **k)
+        return seen["reference"]
+
+    def reading(self, rect, *a, **k):
+        if seen["n"] != board:
+            raise _Skipped
+        touched.clear()
+        seen["picture"], seen["reading"] = rect, read(self, rect, *a, **k)
+        return seen["reading"]
+
+    def scoring(labels, covered, got):
+        c = score(labels, covered, got)
+        if seen["n"] == board:
+            seen["tally"] = c
+        return c
+
+    class Seeded:
+        pass
+
+    seeded = Seeded()
+    seeded.seed = seed
+    R.BoardReader.read, B.score_board, B.random_scene, B.rectify = reading, scoring, drawing, warping
+    try:
+        B.bench_renders(board + 1, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
+                        printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
+    finally:
+        R.BoardReader.read, B.score_board, B.random_scene, B.rectify = read, score, scene, warp
+        for owner, name, step in steps_before:          # the reader as it was, unwatched
+            setattr(owner, name, step)
+    if "reading" not in seen:
+        raise SystemExit(f"board {board} of {row}, seed {seed}, was refused by the reader")
+    sc, rd = seen["scene"], seen["reading"]
+    truth = ["".join(r) for r in sc.labels]
+    squares = [(r, c, truth[r][c], rd.labels[r][c], str(rd.kinds[r, c]), round(float(rd.confidence[r, c]), 3),
+                touched.get((r, c), [])) for r in range(15) for c in range(15)
+               if rd.labels[r][c] != truth[r][c] and sc.covered[r, c] <= 0.02]
+    return {"truth": truth, "read": list(rd.labels), "guess": ["".join(g or " " for g in row) for row in rd.guesses],
+            "covered": sc.covered, "squares": squares, "face": Path(sc.tile_style.font).name,
+            "picture": seen["picture"], "reference": seen.get("reference") if ref else None, "tally": seen["tally"]}
+
+
+def show_lines(shown: dict) -> list[str]:
+    """What ``show`` prints of :func:`show_board`'s answer."""
+    lines = [f"face {shown['face']}; truth, read, guesses:"]
+    lines += [f"{a}   {b}   {c}" for a, b, c in zip(shown["truth"], shown["read"], shown["guess"])]
+    lines += [f"  {r},{c}: {t} shown {s} ({kind}, {conf}){' ' + '+'.join(st) if st else ''}"
+              for r, c, t, s, kind, conf, st in shown["squares"]]
+    return lines
+
+
+def save_pictures(shown: dict, out: Path, stem: str) -> list[Path]:
+    """The board's picture (and reference) and its squares read otherwise, enlarged, under ``out``."""
+    import cv2
+    import numpy as np
+    out.mkdir(parents=True, exist_ok=True)
+    saved = [out / f"{stem}_picture.png"]
+    cv2.imwrite(str(saved[0]), shown["picture"])
+    if shown["reference"] is not None:
+        saved.append(out / f"{stem}_reference.png")
+        cv2.imwrite(str(saved[-1]), shown["reference"])
+    pic = shown["picture"]
+    m = (pic.shape[0] - 15 * 40) // 2
+    tiles = [cv2.resize(pic[m + r * 40 - m:m + r * 40 + 40 + m, m + c * 40 - m:m + c * 40 + 40 + m], (150, 150),
+                        interpolation=cv2.INTER_NEAREST) for r, c, *_ in shown["squares"][:12]]
+    if tiles:
+        saved.append(out / f"{stem}_squares.png")
+        cv2.imwrite(str(saved[-1]), np.hstack(tiles))
+    return saved
 
 
 def watch_steps(R) -> dict:
@@ -299,7 +414,20 @@ def main(argv=None) -> int:
     by_step = sub.add_parser("steps", help="one run's misread squares by the reader's steps that touched them")
     by_step.add_argument("tag")
     by_step.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    one = sub.add_parser("show", help="one board of a run read again: its squares and pictures")
+    one.add_argument("seed", type=int)
+    one.add_argument("row", choices=ROW_ORDER)
+    one.add_argument("board", type=int, help="the board's number in its row (from 0, as compare names it)")
+    one.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
+                     help="the tree whose code reads (default: this one)")
+    one.add_argument("--pictures", type=Path, default=DEFAULT_OUT / "show", help="where the pictures go")
     a = ap.parse_args(argv)
+    if a.what == "show":
+        shown = show_board(a.root.resolve(), a.seed, a.row, a.board)
+        print("\n".join(show_lines(shown)))
+        for path in save_pictures(shown, a.pictures, f"{a.seed}_{a.row}_{a.board}"):
+            print(f"wrote {path}")
+        return 0
     if a.what == "steps":
         print("\n".join(steps(load(a.out, a.tag))))
         return 0

@@ -103,3 +103,33 @@ def test_the_steps_a_run_watches_are_the_readers_and_note_the_squares_they_retur
     fake._unread_tiles(None, None)
     assert touched == {(3, 4): ["_board_letters", "_unread_tiles"], (9, 9): ["_unread_tiles"],
                        (0, 14): ["_glared"], (1, 13): ["_glared"]}
+
+
+def test_a_board_shown_again_is_the_board_the_benchmark_reads(tmp_path):
+    # boards 0 and 1 of a tuning row, each shown on its own: together they are what the benchmark
+    # tallies for its first two boards -- the same draws, the same reading
+    from vision import read as R
+    step = R.BoardReader._board_letters
+    shown = [tune.show_board(ROOT, 7500, "hard_cold", b) for b in (0, 1)]
+    assert R.BoardReader._board_letters is step                       # the reader left unwatched
+    import bench_read as B
+
+    class Seeded:
+        seed = 7500
+
+    whole = B.bench_renders(2, B._values_seed(Seeded, "train", True, False), "train", False, hard=True,
+                            printed=B.EN_VALUES, read_values=True)
+    for k in ("tiles", "tiles_right", "tiles_unread", "empty", "empty_right", "covered_ok"):
+        assert sum(s["tally"][k] for s in shown) == whole[k], k
+    lines = tune.show_lines(shown[0])
+    assert len(lines) == 1 + 15 + len(shown[0]["squares"])
+    assert all(len(ln) == 15 + 3 + 15 + 3 + 15 for ln in lines[1:16])
+    saved = tune.save_pictures(shown[0], tmp_path, "b0")
+    assert saved[0].name == "b0_picture.png" and all(p.exists() for p in saved)
+
+
+def test_a_row_that_is_not_a_tuning_row_is_refused():
+    with pytest.raises(SystemExit, match="no row called"):
+        tune.row_camera("hard_warm")
+    assert tune.row_camera("unseen_ref") == ("unseen", "heldout", True, True, False)
+    assert tune.row_camera("grey_std") == ("std", "train", False, False, True)
