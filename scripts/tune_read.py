@@ -224,8 +224,11 @@ def save_pictures(shown: dict, out: Path, stem: str) -> list[Path]:
         saved.append(out / f"{stem}_reference.png")
         cv2.imwrite(str(saved[-1]), shown["reference"])
     pic = shown["picture"]
-    m = (pic.shape[0] - 15 * 40) // 2
-    tiles = [cv2.resize(pic[m + r * 40 - m:m + r * 40 + 40 + m, m + c * 40 - m:m + c * 40 + 40 + m], (150, 150),
+    side = 40                                          # vision.read.CELL
+    m = (pic.shape[0] - 15 * side) // 2                # the photo kept round the grid (MARGIN)
+    # each square with the margin round it, as the reader cuts it (the values rows are not turned:
+    # the picture's squares are the reading's)
+    tiles = [cv2.resize(pic[r * side:(r + 1) * side + 2 * m, c * side:(c + 1) * side + 2 * m], (150, 150),
                         interpolation=cv2.INTER_NEAREST) for r, c, *_ in shown["squares"][:12]]
     if tiles:
         saved.append(out / f"{stem}_squares.png")
