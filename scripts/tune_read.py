@@ -64,6 +64,13 @@ def check_seed(seed: int) -> None:
                              "tune on other seeds, e.g. 7500, 7700, 8100, 8300")
 
 
+class _Seeded:
+    """What ``bench_read._values_seed`` reads of its command line: the seed."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+
+
 def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: bool = False) -> list[dict]:
     """Each board of the six values rows of ``seed``, read by the code under ``root``; with
     ``grey``, the three cold rows made grey instead (as ``bench_read.py --only grey``: a
@@ -110,15 +117,10 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
 
     R.BoardReader.read, B.score_board, B.random_scene = reading, scoring, drawing
 
-    class Seeded:
-        pass
-
-    seeded = Seeded()
-    seeded.seed = seed
     for name, role, hard in ROWS:
         for ref in ((False,) if grey else (False, True)):
             now.update(row=f"grey_{name}" if grey else f"{name}_{'ref' if ref else 'cold'}", board=0)
-            B.bench_renders(boards, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
+            B.bench_renders(boards, B._values_seed(_Seeded(seed), role, hard, ref), role, ref, hard=hard,
                             printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
     return out
 
@@ -179,14 +181,9 @@ def show_board(root: Path, seed: int, row: str, board: int) -> dict:
             seen["tally"] = c
         return c
 
-    class Seeded:
-        pass
-
-    seeded = Seeded()
-    seeded.seed = seed
     R.BoardReader.read, B.score_board, B.random_scene, B.rectify = reading, scoring, drawing, warping
     try:
-        B.bench_renders(board + 1, B._values_seed(seeded, role, hard, ref), role, ref, hard=hard,
+        B.bench_renders(board + 1, B._values_seed(_Seeded(seed), role, hard, ref), role, ref, hard=hard,
                         printed=B.EN_VALUES, read_values=True, **({"grey": True} if grey else {}))
     finally:
         R.BoardReader.read, B.score_board, B.random_scene, B.rectify = read, score, scene, warp
@@ -223,8 +220,9 @@ def save_pictures(shown: dict, out: Path, stem: str) -> list[Path]:
     if shown["reference"] is not None:
         saved.append(out / f"{stem}_reference.png")
         cv2.imwrite(str(saved[-1]), shown["reference"])
+    from vision.read import CELL as side
+
     pic = shown["picture"]
-    side = 40                                          # vision.read.CELL
     m = (pic.shape[0] - 15 * side) // 2                # the photo kept round the grid (MARGIN)
     # each square with the margin round it, as the reader cuts it (the values rows are not turned:
     # the picture's squares are the reading's)

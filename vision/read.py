@@ -1726,10 +1726,8 @@ class BoardReader:
         # as closely as the board's own squares do under a hand-held camera's noise (tuning seeds
         # 21200-21800, 480 boards with a reference: 7 blanks so shown empty at 0.99, 4 on one
         # board); the square model, which sees a tile's edges, reads 5 of them right and asks 1
-        same = self._same_as_reference(an) & ~reuse & (an.peak(pol) >= PEAK_MIN) if ref is not None \
-            else np.zeros((GRID, GRID), bool)
-        if ref is not None:
-            same &= ~_new_ink(an.peak(pol), ref.peak(pol))
+        same = (self._same_as_reference(an) & ~reuse & (an.peak(pol) >= PEAK_MIN)
+                & ~_new_ink(an.peak(pol), ref.peak(pol))) if ref is not None else np.zeros((GRID, GRID), bool)
         cells = [(r, c) for r in range(GRID) for c in range(GRID) if not reuse[r, c] and not same[r, c]]
         # premium squares that look just like the rest of their kind are read last: the others
         # teach the tile colour, then those whose kind is far from the tiles are not read at all
