@@ -2677,6 +2677,62 @@ def test_a_bold_letter_blurred_in_doubt_is_read_from_its_sharpened_ink():
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
+def test_a_board_in_a_face_of_hairlines_is_read_from_the_low_cut():
+    # a hard camera's picture, with an empty-board reference, of FreeSerif Bold (a face never
+    # trained on; the 21st board of tuning seed 50800's fonts-never-seen row): blur leaves its
+    # stems and fades its hairlines, so cut as usual an E is a bare comb read I and two F's a
+    # stem and a nub read H, shown; most of the board's letters read unsurely.  Cut low, the
+    # hairlines are back and the board's letters read surely far more often: it is read so
+    scene, corners = _benchmark_board(50911, 21, "FreeSerifBold.ttf", with_reference=True)
+    assert (scene.labels[6][4], scene.labels[9][6], scene.labels[13][2]) == ("E", "F", "F")
+    board = R.rectify_board(scene.frame, corners)
+    empty = rectify(scene.empty_frame, corners, R.CELL)
+    read = R.BoardReader(ENGLISH, reference=empty, values=EN_VALUES).read(board)
+    assert (read.labels[6][4], read.labels[9][6], read.labels[13][2]) == ("E", "F", "F")
+    assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
+
+
+def test_a_board_whose_letters_read_surely_keeps_the_usual_cut(pictures, monkeypatch):
+    board, _ = pictures
+    an = R.Analysis(board)
+    reader = R.BoardReader(ENGLISH)
+    cells = [(r, c) for r in range(15) for c in range(15)]
+    an.cut_glyphs(1, cells)
+    before = dict(an.glyphs[1])
+    low = []
+    monkeypatch.setattr(L, "glyphs_from_inks", lambda inks, **k: low.append(k) or [None] * len(inks))
+    reader._cut_low_where_it_reads_better(an, 1, cells)
+    assert low == [] and an.glyphs[1] == before           # read surely: not even cut low
+
+
+def test_the_low_cut_is_taken_only_where_it_reads_the_letters_surely_far_more_often(pictures, monkeypatch):
+    board, _ = pictures
+    cells = [(r, c) for r in range(15) for c in range(15)]
+    lettered = [rc for rc in cells if LABELS[rc[0]][rc[1]] in ENGLISH]
+    reader = R.BoardReader(ENGLISH)
+    monkeypatch.setattr(R, "LOW_CUT_DOUBT", 1.01)          # every board tried
+    an, taken = R.Analysis(board), R.Analysis(board)
+    q_glyph = an.glyph(1, 2, 4)                           # the Q of QUIZ, read surely
+    assert LABELS[2][4] == "Q"
+    an.cut_glyphs(1, cells)
+    taken.cut_glyphs(1, cells)
+    before = dict(an.glyphs[1])
+    # cut low, every letter a Q: read surely as often as cut as usual, not more -- kept as it was
+    monkeypatch.setattr(L, "glyphs_from_inks", lambda inks, *a, **k: [q_glyph] * len(inks))
+    reader._cut_low_where_it_reads_better(an, 1, cells)
+    assert an.glyphs[1] == before
+    # any gain enough: the letters' glyphs and logits are the low cut's, every later step reads them
+    monkeypatch.setattr(R, "LOW_CUT_MORE", -10**6)
+    monkeypatch.setattr(R, "LOW_CUT_GAIN", -1.0)
+    reader._cut_low_where_it_reads_better(taken, 1, cells)
+    assert all(taken.glyphs[1][rc] is q_glyph for rc in lettered)
+    assert all(np.allclose(taken.logits[1][rc][0], taken.logits[1][(2, 4)][0]) for rc in lettered)
+    # ... tried once a picture and polarity
+    taken.glyphs[1][(2, 4)] = None
+    reader._cut_low_where_it_reads_better(taken, 1, cells)
+    assert taken.glyphs[1][(2, 4)] is None
+
+
 def test_a_sharpened_cut_only_confirms_the_letter_guessed(pictures, monkeypatch):
     board, _ = pictures
     an = R.Analysis(board)
