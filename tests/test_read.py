@@ -2699,9 +2699,10 @@ def test_a_board_whose_letters_read_surely_keeps_the_usual_cut(pictures, monkeyp
     cells = [(r, c) for r in range(15) for c in range(15)]
     an.cut_glyphs(1, cells)
     before = dict(an.glyphs[1])
+    where, _, P, _ = reader._glyph_probs(an, 1, [rc for rc in cells if an.glyphs[1][rc] is not None])
     low = []
     monkeypatch.setattr(L, "glyphs_from_inks", lambda inks, **k: low.append(k) or [None] * len(inks))
-    reader._cut_low_where_it_reads_better(an, 1, cells)
+    assert not reader._cut_low_where_it_reads_better(an, 1, where, P)
     assert low == [] and an.glyphs[1] == before           # read surely: not even cut low
 
 
@@ -2717,19 +2718,22 @@ def test_the_low_cut_is_taken_only_where_it_reads_the_letters_surely_far_more_of
     an.cut_glyphs(1, cells)
     taken.cut_glyphs(1, cells)
     before = dict(an.glyphs[1])
+    inked = [rc for rc in cells if an.glyphs[1][rc] is not None]
+    where, _, P, _ = reader._glyph_probs(an, 1, inked)
+    where_t, _, P_t, _ = reader._glyph_probs(taken, 1, inked)
     # cut low, every letter a Q: read surely as often as cut as usual, not more -- kept as it was
     monkeypatch.setattr(L, "glyphs_from_inks", lambda inks, *a, **k: [q_glyph] * len(inks))
-    reader._cut_low_where_it_reads_better(an, 1, cells)
+    assert not reader._cut_low_where_it_reads_better(an, 1, where, P)
     assert an.glyphs[1] == before
     # any gain enough: the letters' glyphs and logits are the low cut's, every later step reads them
     monkeypatch.setattr(R, "LOW_CUT_MORE", -10**6)
     monkeypatch.setattr(R, "LOW_CUT_GAIN", -1.0)
-    reader._cut_low_where_it_reads_better(taken, 1, cells)
+    assert reader._cut_low_where_it_reads_better(taken, 1, where_t, P_t)
     assert all(taken.glyphs[1][rc] is q_glyph for rc in lettered)
     assert all(np.allclose(taken.logits[1][rc][0], taken.logits[1][(2, 4)][0]) for rc in lettered)
     # ... tried once a picture and polarity
     taken.glyphs[1][(2, 4)] = None
-    reader._cut_low_where_it_reads_better(taken, 1, cells)
+    assert not reader._cut_low_where_it_reads_better(taken, 1, where_t, P_t)
     assert taken.glyphs[1][(2, 4)] is None
 
 

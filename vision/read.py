@@ -2186,53 +2186,53 @@ class BoardReader:
         lim[0] = min(lim[0], SAME_MOST)
         return (gdiff < lim[0]) & (dcol < lim[1]) & (ring < lim[2])
 
-    def _cut_low_where_it_reads_better(self, an: Analysis, pol: int, cells: list[tuple[int, int]]) -> None:
-        """Once a picture (and polarity): where the letters of ``cells`` on plain squares read
-        surely too seldom as cut at the usual threshold and far more often cut at LOW_CUT (see
-        LOW_CUT), the picture's cut of all its letters becomes the low one (their glyphs and
-        logits in ``an``'s caches: every later step reads them so).  A board in one face of
-        hairlines loses them at the usual cut; on any other the usual cut reads as well or
-        better, and nothing changes.  Plain squares only decide: a premium square's print, read
-        unsurely as some letter, says nothing of the tiles' face."""
+    def _cut_low_where_it_reads_better(self, an: Analysis, pol: int, where: list[tuple[int, int]],
+                                       P: np.ndarray) -> bool:
+        """Once a picture (and polarity), given the squares ``where`` holding a glyph and their
+        letter probabilities ``P`` as cut usually: where the letters on plain squares read surely
+        too seldom so and far more often cut at LOW_CUT (see LOW_CUT), the picture's cut of all
+        its letters becomes the low one (their glyphs and logits in ``an``'s caches: every later
+        step reads them so) and True is returned.  A board in one face of hairlines loses them at
+        the usual cut; on any other the usual cut reads as well or better, and nothing changes.
+        Plain squares only decide: a premium square's print, read unsurely as some letter, says
+        nothing of the tiles' face."""
         done = an.__dict__.setdefault("_low_cut_tried", set())
-        if pol in done:
-            return
+        if pol in done or not len(P):
+            return False
         done.add(pol)
-        peak = an.peak(pol)
-        where, _, P, _ = self._glyph_probs(an, pol, [rc for rc in cells if peak[rc] >= PEAK_MIN])
-        if not len(P):
-            return
         letter = P[:, :-2].sum(axis=1) >= 0.5
         plain = np.array([PLAIN[rc] for rc in where], bool)
         n = int((letter & plain).sum())
         sure = int((letter & plain & (P[:, :-2].max(axis=1) >= 0.9)).sum())
         if n < LOW_CUT_LEAST or sure >= LOW_CUT_DOUBT * n:
-            return
+            return False
         cut = [rc for rc, k in zip(where, letter) if k]
         low = [(rc, g) for rc, g in zip(cut, L.glyphs_from_inks([an.ink_crop(pol, *rc) for rc in cut],
                                                                   threshold=LOW_CUT)) if g is not None]
         if not low:
-            return
+            return False
         ims, meta = L.stack([g for _, g in low])
         logits, hid = self.model.forward(ims, meta)
         P_low, _ = self._classify([g for _, g in low], True, list(zip(logits, hid)))
         sure_low = int(sum(PLAIN[rc] and p[:-2].sum() >= 0.5 and p[:-2].max() >= 0.9
                            for (rc, _), p in zip(low, P_low)))
         if sure_low < sure + max(LOW_CUT_MORE, LOW_CUT_GAIN * n):
-            return
+            return False
         for j, (rc, g) in enumerate(low):
             an.glyphs[pol][rc] = g
             an.logits[pol][rc] = (logits[j], hid[j])
+        return True
 
     def _features(self, an: Analysis, pol: int, cells: list[tuple[int, int]]):
         """Feature matrix for ``cells`` and the letter guesses {(r, c): (letter, p)}."""
-        self._cut_low_where_it_reads_better(an, pol, cells)
         face = an.face_lab(pol)
         peak = an.peak(pol)
         peak_o = an.peak(-pol)
         # glyphs and letters for the squares asked for (the tile colour is learnt from them)
         ink_cells = [(r, c) for r, c in cells if peak[r, c] >= PEAK_MIN]
         where, gl, P, classes = self._glyph_probs(an, pol, ink_cells)
+        if self._cut_low_where_it_reads_better(an, pol, where, P):
+            where, gl, P, classes = self._glyph_probs(an, pol, ink_cells)
         self._classes = classes
         probs = {rc: P[i] for i, rc in enumerate(where)}
         gmap = dict(zip(where, gl))
