@@ -2190,9 +2190,10 @@ class BoardReader:
                                        P: np.ndarray) -> bool:
         """Once a picture (and polarity), given the squares ``where`` holding a glyph and their
         letter probabilities ``P`` as cut usually: where the letters on plain squares read surely
-        too seldom so and far more often cut at LOW_CUT (see LOW_CUT), the picture's cut of all
-        its letters becomes the low one (their glyphs and logits in ``an``'s caches: every later
-        step reads them so) and True is returned.  A board in one face of hairlines loses them at
+        too seldom so and far more often cut at LOW_CUT (see LOW_CUT), the cut of all the letters
+        of ``where`` becomes the low one (their glyphs and logits in ``an``'s caches: every later
+        step reads them so) and True is returned; squares read later in the picture (premium
+        squares that look like their kind's print, :meth:`_read`) keep the usual cut.  A board in one face of hairlines loses them at
         the usual cut; on any other the usual cut reads as well or better, and nothing changes.
         Plain squares only decide: a premium square's print, read unsurely as some letter, says
         nothing of the tiles' face."""
