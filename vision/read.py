@@ -2193,18 +2193,17 @@ class BoardReader:
         too seldom so and far more often cut at LOW_CUT (see LOW_CUT), the cut of all the letters
         of ``where`` becomes the low one (their glyphs and logits in ``an``'s caches: every later
         step reads them so) and True is returned; squares read later in the picture (premium
-        squares that look like their kind's print, :meth:`_read`) keep the usual cut.  A board in one face of hairlines loses them at
-        the usual cut; on any other the usual cut reads as well or better, and nothing changes.
-        Plain squares only decide: a premium square's print, read unsurely as some letter, says
-        nothing of the tiles' face."""
+        squares that look like their kind's print, :meth:`_read`) keep the usual cut.  A board in
+        one face of hairlines loses them at the usual cut; on any other the usual cut reads as
+        well or better, and nothing changes.  Plain squares only decide: a premium square's
+        print, read unsurely as some letter, says nothing of the tiles' face."""
         done = an.__dict__.setdefault("_low_cut_tried", set())
         if pol in done or not len(P):
             return False
         done.add(pol)
         letter = P[:, :-2].sum(axis=1) >= 0.5
-        plain = np.array([PLAIN[rc] for rc in where], bool)
-        n = int((letter & plain).sum())
-        sure = int((letter & plain & (P[:, :-2].max(axis=1) >= 0.9)).sum())
+        n = int((letter & _plain(where)).sum())
+        sure = _sure_plain_letters(where, P)
         if n < LOW_CUT_LEAST or sure >= LOW_CUT_DOUBT * n:
             return False
         cut = [rc for rc, k in zip(where, letter) if k]
@@ -2215,9 +2214,7 @@ class BoardReader:
         ims, meta = L.stack([g for _, g in low])
         logits, hid = self.model.forward(ims, meta)
         P_low, _ = self._classify([g for _, g in low], True, list(zip(logits, hid)))
-        sure_low = int(sum(PLAIN[rc] and p[:-2].sum() >= 0.5 and p[:-2].max() >= 0.9
-                           for (rc, _), p in zip(low, P_low)))
-        if sure_low < sure + max(LOW_CUT_MORE, LOW_CUT_GAIN * n):
+        if _sure_plain_letters([rc for rc, _ in low], P_low) < sure + max(LOW_CUT_MORE, LOW_CUT_GAIN * n):
             return False
         for j, (rc, g) in enumerate(low):
             an.glyphs[pol][rc] = g
@@ -3197,6 +3194,17 @@ def _emptied_with_a_tiles_border(an: Analysis, looked_empty: set, labels, conf: 
     ring = an.ring_lab
     # only asked about, not shown as a blank: a border nearer the tiles' than the empty squares'
     return [rc for rc in shown_empty if np.linalg.norm(ring[rc] - tile_ring) < np.linalg.norm(ring[rc] - empty_ring)]
+
+
+def _plain(squares: list[tuple[int, int]]) -> np.ndarray:
+    """Which of ``squares`` are plain (no premium print)."""
+    return np.array([PLAIN[rc] for rc in squares], bool)
+
+
+def _sure_plain_letters(squares: list[tuple[int, int]], P: np.ndarray) -> int:
+    """How many of ``squares`` (letter probabilities ``P``, the set's letters, ROT, NONE) are plain
+    squares holding a letter (0.5 or more) read surely (0.9 or more): :data:`LOW_CUT`'s count."""
+    return int(((P[:, :-2].sum(axis=1) >= 0.5) & (P[:, :-2].max(axis=1) >= 0.9) & _plain(squares)).sum())
 
 
 def _new_ink(peak: np.ndarray, ref_peak: np.ndarray) -> np.ndarray:
