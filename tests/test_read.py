@@ -1316,6 +1316,61 @@ def test_letters_worth_a_value_the_model_cannot_read_are_neither_lifted_nor_lowe
     assert np.allclose(out, p)
 
 
+PL_LETTERS = "AĄBCĆEĘZŹŻ"
+PL_VALUES = {"A": 1, "Ą": 5, "B": 3, "C": 2, "Ć": 6, "E": 1, "Ę": 5, "Z": 1, "Ź": 9, "Ż": 5}
+
+
+def test_twins_are_the_letters_one_but_for_a_mark_worth_other_points():
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    assert twins["A"] == twins["Ą"] == "AĄ"
+    assert twins["Ż"] == twins["Z"] == "ZŹŻ"
+    assert "B" not in twins
+
+
+def test_a_set_without_marked_letters_or_with_twins_worth_alike_has_none():
+    assert R.twins_by_value(ENGLISH, EN_VALUES) == {}
+    assert R.twins_by_value("AÄO", {"A": 1, "Ä": 1, "O": 2}) == {}
+    assert R.twins_by_value(PL_LETTERS, {}) == {}
+
+
+def _twin_reading(a: float, a_mark: float) -> np.ndarray:
+    p = np.full(len(PL_LETTERS), 0.001)
+    p[PL_LETTERS.index("A")], p[PL_LETTERS.index("Ą")] = a, a_mark
+    return p
+
+
+def test_a_twins_printed_value_read_surely_decides_between_the_twins():
+    # the letter model sees an A (its ogonek lost in the printed 5); the 5 is read surely
+    p = _twin_reading(0.97, 0.002)
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    assert R.letter_by_value(p, PL_LETTERS, PL_VALUES, value_reading("5", 0.9))[0] == "A"
+    letter, pl, second = R.letter_by_value(p, PL_LETTERS, PL_VALUES, value_reading("5", 0.9), twins)
+    assert letter == "Ą" and pl >= 0.7
+
+
+def test_a_twins_value_read_unsurely_leaves_the_letter_models_split():
+    p = _twin_reading(0.97, 0.002)
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    unsure = value_reading("5", 0.6)
+    assert R.letter_by_value(p, PL_LETTERS, PL_VALUES, unsure, twins) == R.letter_by_value(p, PL_LETTERS, PL_VALUES,
+                                                                                           unsure)
+
+
+def test_a_twins_value_agreeing_keeps_the_letter_the_model_read():
+    p = _twin_reading(0.97, 0.002)
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    letter, pl, _ = R.letter_by_value(p, PL_LETTERS, PL_VALUES, value_reading("1", 0.9), twins)
+    assert letter == "A" and pl >= 0.9
+
+
+def test_a_twin_read_surely_still_has_its_value_read(monkeypatch):
+    # the value check is skipped for a letter read 0.98 or more, but not for one with a twin
+    # worth other points: the letter model can be sure of the wrong twin
+    reader = R.BoardReader(PL_LETTERS, values=PL_VALUES)
+    assert reader._twins["A"] == "AĄ" and "B" not in reader._twins
+    assert R.BoardReader(ENGLISH, values=EN_VALUES)._twins == {}
+
+
 def test_reading_with_the_tile_sets_values_reads_the_same_clear_board():
     pic, _ = board_picture(seed=3, values=EN_VALUES)
     plain = R.BoardReader(ENGLISH).read(pic, orient=False)
@@ -2647,18 +2702,21 @@ def test_a_letter_in_doubt_whose_faint_strokes_cut_lower_make_another_letter_is_
     assert reader._faint_stroke_lost(an, 1, fresh, shown, conf) == {}
 
 
-def _benchmark_board(seed: int, nth: int, face: str, with_reference: bool = False):
+def _benchmark_board(seed: int, nth: int, face: str = "", with_reference: bool = False, alphabet: str = ENGLISH,
+                     values: dict | None = None, role: str = "heldout"):
     """(scene, corners) of the ``nth`` board a values row of ``bench_read.py`` draws from ``seed``
-    (hard camera, fonts never seen, the English values printed), its corners with the benchmark's
-    locator noise; skipped where ``face`` (one of those fonts) is not installed."""
-    fonts = font_paths("heldout")
-    if not any(f.endswith(face) for f in fonts):
-        pytest.skip(f"the held-out face {face} is not installed")
+    (hard camera, fonts of ``role``: never seen by default; ``alphabet`` and its ``values``
+    printed, English by default), its corners with the benchmark's locator noise; skipped where
+    ``face`` (one of those fonts) is not installed."""
+    fonts = font_paths(role)
+    if face and not any(f.endswith(face) for f in fonts):
+        pytest.skip(f"the face {face} is not installed")
     from vision.render import random_scene
     rng = np.random.default_rng(seed)
+    printed = {k: str(v) for k, v in (values or EN_VALUES).items()}
     for _ in range(nth):
-        scene = random_scene(rng, ENGLISH, fonts, size=(1920, 1080), cell=56, with_reference=with_reference,
-                             hard=True, values={k: str(v) for k, v in EN_VALUES.items()}, deluxe_blanks=0.0)
+        scene = random_scene(rng, alphabet, fonts, size=(1920, 1080), cell=56, with_reference=with_reference,
+                             hard=True, values=printed, deluxe_blanks=0.0)
         cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 15
         corners = scene.corners + rng.normal(0, 0.08 * cell, (4, 2))
     return scene, corners
@@ -2689,6 +2747,33 @@ def test_a_board_in_a_face_of_hairlines_is_read_from_the_low_cut():
     empty = rectify(scene.empty_frame, corners, R.CELL)
     read = R.BoardReader(ENGLISH, reference=empty, values=EN_VALUES).read(board)
     assert (read.labels[6][4], read.labels[9][6], read.labels[13][2]) == ("E", "F", "F")
+    assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
+
+
+def test_a_polish_boards_mark_lost_in_its_printed_value_is_told_by_that_value():
+    # a hard camera's picture of a Polish board (the 45th board of tuning seed 53000's training
+    # fonts row, the set's values printed): an Ą's ogonek runs into its printed 5 and the letter
+    # model is sure of an A (worth 1); the 5 read surely tells the Ą
+    from companion.tiles import get_tileset
+    pl = get_tileset("pl")
+    values = dict(pl.values)
+    scene, corners = _benchmark_board(53000, 45, alphabet="".join(pl.alphabet), values=values, role="train")
+    assert scene.labels[5][12] == "Ą"
+    read = R.BoardReader("".join(pl.alphabet), values=values).read(R.rectify_board(scene.frame, corners))
+    assert read.labels[5][12] == "Ą"
+    assert wrong_squares(scene.labels, read.labels, scene.covered) == []
+
+
+def test_a_polish_boards_marks_lost_to_blur_are_asked_where_their_values_disagree():
+    # the 27th board of the same row: two Ń's acutes lost to blur, read N surely (N is worth 1,
+    # Ń 7); their printed values read against the N: asked, not shown as N
+    from companion.tiles import get_tileset
+    pl = get_tileset("pl")
+    values = dict(pl.values)
+    scene, corners = _benchmark_board(53000, 27, alphabet="".join(pl.alphabet), values=values, role="train")
+    assert (scene.labels[4][11], scene.labels[5][3]) == ("Ń", "Ń")
+    read = R.BoardReader("".join(pl.alphabet), values=values).read(R.rectify_board(scene.frame, corners))
+    assert read.labels[4][11] in ("Ń", R.COVERED) and read.labels[5][3] in ("Ń", R.COVERED)
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
