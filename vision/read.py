@@ -991,12 +991,11 @@ VALUE_SOFTEN = 0.7
 # glare and a face never trained on lose or mistake (an ogonek run into the printed 5, an acute
 # read as a dot), and the letter model then splits the twins' probability surely and wrongly -- on
 # tuning seeds 53000 / 53010 (100 Polish boards a row, hard camera, cold; training fonts / fonts
-# never seen) 16 and 35 tiles of some 5,700 a row shown as the wrong twin -- where the printed value
-# tells twins apart.  So a twin's value is always
-# read, and where the value model reads some digit TWIN_VALUE_SURE or more surely, the letter
-# model's split of the twins' probability is evened out (each twin's share raised to TWIN_EVEN)
-# before the value is weighed in: the value decides between the twins, the letter model between
-# them and every other letter.  Evened whatever the value model read (its windows read right
+# never seen) 16 and 35 tiles of some 5,700 a row shown as the wrong twin -- where the printed
+# value tells twins apart.  So a twin's value is always read, and where the value model reads some
+# digit TWIN_VALUE_SURE or more surely, the letter model's split of the twins' probability is
+# evened out (each twin's share raised to TWIN_EVEN) before the value is weighed in: the value
+# decides between the twins, the letter model between them and every other letter.  Evened whatever the value model read (its windows read right
 # 95-97 % between twins), the training fonts' row had 9 wrong tiles fewer but 17 right ones fewer.
 TWIN_EVEN = 0.25
 TWIN_VALUE_SURE = 0.7
