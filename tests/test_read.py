@@ -1331,6 +1331,9 @@ def test_a_set_without_marked_letters_or_with_twins_worth_alike_has_none():
     assert R.twins_by_value(ENGLISH, EN_VALUES) == {}
     assert R.twins_by_value("AÄO", {"A": 1, "Ä": 1, "O": 2}) == {}
     assert R.twins_by_value(PL_LETTERS, {}) == {}
+    # a twin whose value is not known (or 0) cannot be told by its value
+    assert "A" not in R.twins_by_value(PL_LETTERS, {k: v for k, v in PL_VALUES.items() if k != "Ą"})
+    assert "Z" not in R.twins_by_value(PL_LETTERS, {**PL_VALUES, "Ź": 0})
 
 
 def _twin_reading(a: float, a_mark: float) -> np.ndarray:
