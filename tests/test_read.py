@@ -1366,14 +1366,6 @@ def test_a_twins_value_agreeing_keeps_the_letter_the_model_read():
     assert letter == "A" and pl >= 0.9
 
 
-def test_a_twin_read_surely_still_has_its_value_read(monkeypatch):
-    # the value check is skipped for a letter read 0.98 or more, but not for one with a twin
-    # worth other points: the letter model can be sure of the wrong twin
-    reader = R.BoardReader(PL_LETTERS, values=PL_VALUES)
-    assert reader._twins["A"] == "AĄ" and "B" not in reader._twins
-    assert R.BoardReader(ENGLISH, values=EN_VALUES)._twins == {}
-
-
 def test_reading_with_the_tile_sets_values_reads_the_same_clear_board():
     pic, _ = board_picture(seed=3, values=EN_VALUES)
     plain = R.BoardReader(ENGLISH).read(pic, orient=False)
@@ -2753,29 +2745,52 @@ def test_a_board_in_a_face_of_hairlines_is_read_from_the_low_cut():
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
-def test_a_polish_boards_mark_lost_in_its_printed_value_is_told_by_that_value():
-    # a hard camera's picture of a Polish board (the 45th board of tuning seed 53000's training
-    # fonts row, the set's values printed): an Ą's ogonek runs into its printed 5 and the letter
-    # model is sure of an A (worth 1); the 5 read surely tells the Ą
+def _polish_benchmark_board(nth: int):
+    """(scene, rectified picture, letters, values) of the ``nth`` board of tuning seed 53000's
+    Polish row (training fonts, hard camera, the set's values printed), as ``bench_read.py``
+    draws it."""
     from companion.tiles import get_tileset
     pl = get_tileset("pl")
-    values = dict(pl.values)
-    scene, corners = _benchmark_board(53000, 45, alphabet="".join(pl.alphabet), values=values, role="train")
+    letters, values = "".join(pl.alphabet), dict(pl.values)
+    scene, corners = _benchmark_board(53000, nth, alphabet=letters, values=values, role="train")
+    return scene, R.rectify_board(scene.frame, corners), letters, values
+
+
+def test_a_polish_boards_mark_lost_in_its_printed_value_is_told_by_that_value():
+    # the 45th board: an Ą read as A by the letter model and shown so before (A is worth 1);
+    # its printed 5, read surely, tells the Ą
+    scene, board, letters, values = _polish_benchmark_board(45)
     assert scene.labels[5][12] == "Ą"
-    read = R.BoardReader("".join(pl.alphabet), values=values).read(R.rectify_board(scene.frame, corners))
+    read = R.BoardReader(letters, values=values).read(board)
     assert read.labels[5][12] == "Ą"
     assert wrong_squares(scene.labels, read.labels, scene.covered) == []
 
 
+def test_a_twin_read_surely_still_has_its_value_read(monkeypatch):
+    # the value check is skipped for a letter read 0.98 or more, but not for one with a twin
+    # worth other points: the letter model can be sure of the wrong twin
+    scene, board, letters, values = _polish_benchmark_board(45)
+    weighed = []
+    weigh = R.BoardReader._weigh_by_value
+    monkeypatch.setattr(R.BoardReader, "_weigh_by_value",
+                        lambda self, an, pol, cells, gp: weighed.extend(cells) or weigh(self, an, pol, cells, gp))
+    reader = R.BoardReader(letters, values=values)
+    read = reader.read(board)
+    sure = [(r, c) for r in range(15) for c in range(15)
+            if read.kinds[r, c] == "tile" and read.confidence[r, c] >= 0.99]
+    twins = [rc for rc in sure if read.labels[rc[0]][rc[1]] in reader._twins]
+    others = [rc for rc in sure if read.labels[rc[0]][rc[1]] not in reader._twins]
+    assert twins and others
+    assert set(twins) <= set(weighed)
+    assert not set(others) & set(weighed)
+
+
 def test_a_polish_boards_marks_lost_to_blur_are_asked_where_their_values_disagree():
-    # the 27th board of the same row: two Ń's acutes lost to blur, read N surely (N is worth 1,
-    # Ń 7); their printed values read against the N: asked, not shown as N
-    from companion.tiles import get_tileset
-    pl = get_tileset("pl")
-    values = dict(pl.values)
-    scene, corners = _benchmark_board(53000, 27, alphabet="".join(pl.alphabet), values=values, role="train")
+    # the 27th board of the same row: two Ń's read as N and shown so before (N is worth 1, Ń 7);
+    # their printed values read against the N: asked, not shown as N
+    scene, board, letters, values = _polish_benchmark_board(27)
     assert (scene.labels[4][11], scene.labels[5][3]) == ("Ń", "Ń")
-    read = R.BoardReader("".join(pl.alphabet), values=values).read(R.rectify_board(scene.frame, corners))
+    read = R.BoardReader(letters, values=values).read(board)
     assert read.labels[4][11] in ("Ń", R.COVERED) and read.labels[5][3] in ("Ń", R.COVERED)
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 

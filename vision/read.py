@@ -995,8 +995,9 @@ VALUE_SOFTEN = 0.7
 # value tells twins apart.  So a twin's value is always read, and where the value model reads some
 # digit TWIN_VALUE_SURE or more surely, the letter model's split of the twins' probability is
 # evened out (each twin's share raised to TWIN_EVEN) before the value is weighed in: the value
-# decides between the twins, the letter model between them and every other letter.  Evened whatever the value model read (its windows read right
-# 95-97 % between twins), the training fonts' row had 9 wrong tiles fewer but 17 right ones fewer.
+# decides between the twins, the letter model between them and every other letter.  Evened
+# whatever the value model read (its windows read right 95-97 % between twins), the training
+# fonts' row had 9 wrong tiles fewer but 17 right ones fewer.
 TWIN_EVEN = 0.25
 TWIN_VALUE_SURE = 0.7
 
