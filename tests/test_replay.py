@@ -25,14 +25,16 @@ def put(rows: list[str], start: str, word: str, down: bool = False) -> list[str]
     return ["".join(r) for r in grid]
 
 
-def photo(labels: list[str], seed: int) -> np.ndarray:
+def photo(labels: list[str], seed: int, values: dict | None = None) -> np.ndarray:
+    """The simulated camera's photo of a board; ``values``: the points printed on the tiles."""
     rng = np.random.default_rng(seed)
     fonts = render.font_paths("train")
     if not fonts:
         pytest.skip("no fonts installed for rendering")
     style = render.random_tile_style(np.random.default_rng(1), fonts)
     board = render.random_board_style(np.random.default_rng(2))
-    image, corners, _ = render.render_board(labels, board, style, rng, placement_jitter=0.02)
+    printed = None if values is None else {ch: str(v) for ch, v in values.items()}
+    image, corners, _ = render.render_board(labels, board, style, rng, placement_jitter=0.02, values=printed)
     cam = render.Camera(size=(1280, 960), board_frac=0.8, tilt=0.1, turn=2.0)
     frame, _ = render.photograph(image, corners, cam, rng)
     return frame
@@ -55,6 +57,27 @@ def test_replay_scores_each_photographed_move_and_prints_totals(tmp_path):
     assert lines[1] == "Ben\tG8\tdown\tCOT\t6", out.getvalue()
     assert lines[2].startswith("Ann\tpass")
     assert lines[-1] == "totals: Ann=10 Ben=6"
+    assert code == 0
+
+
+def test_a_polish_game_is_scored_with_its_marked_letters(tmp_path):
+    # the Polish set, its values printed on the tiles: Ania ŻÓŁW across from H8 (Ż 5 on the star,
+    # Ó 5, Ł 3, W 1): 14 x 2 = 28.  Bartek ŁĄKA down from J8 through the Ł (Ą 5, K 2 on a triple
+    # letter, A 1): 3 + 5 + 6 + 1 = 15.  Ania KOŃ across from J10 through the K: 2 + 1 + 7 = 10
+    from companion.tiles import get_tileset
+    values = dict(get_tileset("pl").values)
+    boards = [put(EMPTY, "H8", "ŻÓŁW")]
+    boards.append(put(boards[-1], "J8", "ŁĄKA", down=True))
+    boards.append(put(boards[-1], "J10", "KOŃ"))
+    for i, labels in enumerate(boards):
+        cv2.imwrite(str(tmp_path / f"move{i + 1:02d}.png"), photo(labels, seed=20 + i, values=values))
+    out = io.StringIO()
+    words = Lexicon.from_words(["ŻÓŁW", "ŁĄKA", "KOŃ"], "test")
+    code = replay_folder(str(tmp_path), ["Ania", "Bartek"], "pl", words, None, out)
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == ["Ania\tH8\tacross\tŻÓŁW\t28", "Bartek\tJ8\tdown\tŁĄKA\t15",
+                         "Ania\tJ10\tacross\tKOŃ\t10"], out.getvalue()
+    assert lines[-1] == "totals: Ania=38 Bartek=15"
     assert code == 0
 
 
