@@ -1041,7 +1041,7 @@ def test_a_letter_read_without_the_marks_the_crops_middle_shows_is_read_with_the
     assert L.classify_lone_crop(crop, german).label == "U"                # the middles disagree
     _framings_read(monkeypatch, ("U", 0.87), [("U", 0.9), ("U", 0.88), ("Ü", 0.99), ("Ü", 0.9)])
     assert L.classify_lone_crop(crop, german).label == "U"                # one middle not sure
-    assert L._marked_forms("A", ENGLISH + "ÄÅĄ") == "ÄÅĄ" and L._marked_forms("Ä", german) == ""
+    assert L.marked_forms("A", ENGLISH + "ÄÅĄ") == "ÄÅĄ" and L.marked_forms("Ä", german) == ""
 
 
 # --- crops handed over together lie in one pose -------------------------------------------------

@@ -1571,7 +1571,7 @@ def _read_framed(crop: np.ndarray, letters: str, model: LetterModel, prototypes:
     letter lacks only a second framing's agreement, the crop's middle half (NARROWEST) is read
     too and seconds it when it reads the same (a crop with the neighbours' letters at its sides)."""
     as_cut = classify_crop(crop, letters, model, prototypes, polarity, bridge=bridge)
-    marked = _marked_forms(as_cut.label, letters)
+    marked = marked_forms(as_cut.label, letters)
     if as_cut.label not in ("", ROT, NONE) and as_cut.confidence + AS_CUT_LEAD >= 1.0 and not marked:
         return as_cut                 # no framing can be AS_CUT_LEAD surer: the same answer, 5x sooner
     read = [as_cut] + [classify_crop(framed(crop, f), letters, model, prototypes, polarity, board=True,
@@ -1600,7 +1600,7 @@ def _read_framed(crop: np.ndarray, letters: str, model: LetterModel, prototypes:
     return best
 
 
-def _marked_forms(letter: str, letters: str) -> str:
+def marked_forms(letter: str, letters: str) -> str:
     """The letters of ``letters`` that are ``letter`` with marks (A: Ä Å Ą), by Unicode decomposition."""
     if len(letter) != 1 or not letter.isalpha():
         return ""

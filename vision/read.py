@@ -1003,21 +1003,18 @@ TWIN_VALUE_SURE = 0.7
 
 
 def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
-    """letter -> its twins: the letters of ``letters`` that are the same letter but for a mark,
-    by Unicode decomposition, itself among them (A: "AĄ", Ż: "ZŹŻ" in ``letters``' order),
+    """letter -> its twins: a letter of ``letters`` and those that are it with a mark
+    (:func:`letters.marked_forms`), itself among them (A: "AĄ", Ż: "ZŹŻ"),
     for the letters whose twins are not all worth the same ``values``, each a value the value
     model reads (1-10: a twin worth 0 or unknown could not be told by it).  Empty for a set
     without marked letters (English) or without values."""
-    groups: dict[str, str] = {}
-    for ch in letters:
-        base = unicodedata.normalize("NFD", ch)[0]
-        groups[base] = groups.get(base, "") + ch
+    groups = [ch + marked for ch in letters if (marked := L.marked_forms(ch, letters))]
 
     def told_by_value(twins: str) -> bool:
         read = [L.value_class(values.get(t, 0)) for t in twins]
-        return len(twins) > 1 and None not in read and len(set(read)) > 1
+        return None not in read and len(set(read)) > 1
 
-    return {ch: twins for twins in groups.values() if told_by_value(twins) for ch in twins}
+    return {ch: twins for twins in groups if told_by_value(twins) for ch in twins}
 
 
 def _twins_evened(p: np.ndarray, letters: str, twins: str) -> np.ndarray:
