@@ -50,8 +50,8 @@ DEFAULT_OUT = Path(os.environ.get("TMPDIR", "/tmp")) / "tc_tune"
 # changes -- letters in doubt shown (_board_letters, _sharpened), letters or blanks asked (the
 # rest) -- or, for _glared, the squares glare clips.  A run notes which of them touched each
 # square it reads otherwise than the truth; a name the reader no longer has is left out.
-READER_STEPS = ("_board_letters", "_sharpened", "_bar_beside_a_letter", "_faint_stroke_lost",
-                "_sharpened_reads_another", "_letter_its_print_reads")
+READER_STEPS = ("_board_letters", "_sharpened", "_cut_where_the_tiles_sit", "_bar_beside_a_letter",
+                "_faint_stroke_lost", "_sharpened_reads_another", "_letter_its_print_reads")
 MODULE_STEPS = ("_partly_under_a_hand", "_blanks_past_any_set", "_in_soft_glare", "_emptied_with_a_tiles_border",
                 "_print_read_as_letters", "_kind_read_as_one_letter", "_unread_tiles", "_blanks_by_border", "_glared")
 
@@ -268,7 +268,8 @@ def watch_steps(R) -> dict:
 
 def load(out: Path, tag: str) -> dict[str, list[tuple[int, dict]]]:
     """{row: [(seed, board record)]} of the run ``tag`` in ``out``."""
-    files = sorted(out.glob(f"{tag}_*.json"))
+    # the tag, then the seed alone: run "rc" is not also run "rc_54"'s files
+    files = sorted(f for f in out.glob(f"{tag}_*.json") if f.stem[len(tag) + 1:].isdigit())
     if not files:
         raise SystemExit(f"no run called {tag!r} in {out} (tune_read.py run {tag} first)")
     rows: dict[str, list[tuple[int, dict]]] = {}

@@ -42,6 +42,13 @@ def test_two_runs_are_compared_board_by_board(tmp_path):
         tune.load(tmp_path, "missing")
 
 
+def test_a_run_is_not_mixed_with_a_run_whose_tag_it_begins(tmp_path):
+    (tmp_path / "rc_7500.json").write_text(json.dumps([_board("hard_cold", 0, [])]))
+    (tmp_path / "rc_54_54000.json").write_text(json.dumps([_board("hard_cold", 0, [(7, 0, "K", "#")])]))
+    assert [seed for seed, _ in tune.load(tmp_path, "rc")["hard_cold"]] == [7500]
+    assert [seed for seed, _ in tune.load(tmp_path, "rc_54")["hard_cold"]] == [54000]
+
+
 def test_a_runs_rows_are_told_by_tile_face(tmp_path):
     boards = [_board("unseen_cold", 0, [(1, 1, "E", "F")], wrong=1), _board("unseen_cold", 1, [])]
     boards[1]["face"] = "C059-Bold.otf"
