@@ -2778,6 +2778,17 @@ def test_a_moved_crop_is_the_crop_of_the_pictures_ink_that_far_off_and_no_ink_pa
     assert np.array_equal(corner[20:, 20:], an.ink_crop(1, 0, 0)[:-20, :-20])
 
 
+def test_a_crop_is_moved_only_where_it_stays_within_the_picture():
+    # the picture is the grid and MARGIN px of photo round it, which an edge square's crop already
+    # reaches: moved outwards it would hold less of its tile than it does, not more
+    board, _ = board_picture()
+    an = R.Analysis(board)
+    assert an.moved_inside(7, 7, 10, -10) and an.moved_inside(0, 0, 0, 0)
+    assert an.moved_inside(0, 14, -10, 10) and an.moved_inside(14, 0, 10, -10)
+    assert not an.moved_inside(0, 14, 1, 0) and not an.moved_inside(0, 3, 0, -1)
+    assert not an.moved_inside(14, 0, -1, 0) and not an.moved_inside(14, 5, 0, 1)
+
+
 def test_letters_in_doubt_on_tiles_sitting_off_their_squares_are_cut_where_the_tiles_sit():
     # a hard camera's picture, cold, of URW Bookman Demi (a face never trained on; the 7th board
     # of tuning seed 50000's fonts-never-seen row): the tiles sit a quarter square right of their

@@ -475,6 +475,13 @@ class Analysis:
             out[ya - y0:yb - y0, xa - x0:xb - x0] = ink[ya:yb, xa:xb]
         return out
 
+    def moved_inside(self, r: int, c: int, dx: int, dy: int) -> bool:
+        """Whether square (r, c)'s crop moved ``dx``, ``dy`` px stays within the picture (the grid
+        and the MARGIN px round it), where :meth:`ink_moved` has ink to give."""
+        side = GRID * CELL + 2 * self.m
+        y0, x0 = r * CELL + dy, c * CELL + dx
+        return 0 <= y0 and y0 + self.s <= side and 0 <= x0 and x0 + self.s <= side
+
     def glyph(self, polarity: int, r: int, c: int, min_contrast: float = 28.0) -> L.Glyph | None:
         d = self.glyphs[polarity]
         if (r, c) not in d:
@@ -2517,7 +2524,10 @@ class BoardReader:
         offset = tiles_offset([an.glyphs[pol].get(rc) for rc in sure], an.s) if in_doubt else None
         if offset is None:
             return {}
-        cells = list(in_doubt)
+        # not where the moved crop would leave the picture: a tile hanging past the grid's edge by
+        # more than the MARGIN px of photo kept round it has its letter cut short that way too
+        # (a Q in a corner, its tail past the picture, read O at 0.9 on the large check's boards)
+        cells = [rc for rc in in_doubt if an.moved_inside(*rc, *offset)]
         owner, glyphs = [], []
         for rc, g in zip(cells, L.glyphs_from_inks([an.ink_moved(pol, *rc, *offset) for rc in cells],
                                                    threshold=L.THRESHOLD_AT)):
