@@ -1178,9 +1178,9 @@ SHARPEN_KIND_DOUBT, SHARPEN_SHAPED = 0.1, 0.1
 # to where they sit (_cut_where_the_tiles_sit): the offset is the median of the board's sure
 # letters' centres less their crops' centres (tiles_offset), from OFFSET_LETTERS sure letters and
 # only when OFFSET_MIN_PX or more; the moved cut is shown where it reads a letter OFFSET_SURE or more
-# and OFFSET_LEAD ahead of the next.  Tuning seeds 50000 / 51000 (480 boards): 12 letters asked
+# and OFFSET_LEAD ahead of the next.  Tuning seeds 50000 / 51000 (480 boards): 11 letters asked
 # before now right, none wrong; 0.75 as sure 2 more right there, but on fresh seeds (54000-54600,
-# 960 boards, 20 letters more right at 0.9, none wrong) a Q shown O.  OFFSET_MIN_PX 1.0 read the same.
+# 960 boards, 18 letters more right at 0.9, none wrong) a Q shown O.  OFFSET_MIN_PX 1.0 read the same.
 OFFSET_LETTERS, OFFSET_MIN_PX, OFFSET_SURE, OFFSET_LEAD = 5, 2.5, 0.9, 0.5
 # A letter shown with under OTHER_BELOW whose ink sharpened harder (OTHER_SIGMA, OTHER_GAIN) reads
 # another letter OTHER_SURE or more is asked about (_sharpened_reads_another)
