@@ -457,30 +457,25 @@ class Analysis:
         own = self._own_ink.get((polarity, r, c))
         if own is not None:
             return own
+        return self._whole_ink(polarity)[r * CELL:r * CELL + self.s, c * CELL:c * CELL + self.s]
+
+    def ink_moved(self, polarity: int, r: int, c: int, dx: int, dy: int) -> np.ndarray | None:
+        """The ink of :meth:`ink_crop`'s crop moved ``dx``, ``dy`` px (right, down) off the square,
+        from the whole picture's ink; None where the moved crop would leave the picture (the grid
+        and the MARGIN px round it, which an edge square's crop already reaches: moved outwards it
+        would hold less of its tile, not more)."""
+        ink = self._whole_ink(polarity)
+        y0, x0 = r * CELL + dy, c * CELL + dx
+        if y0 < 0 or x0 < 0 or y0 + self.s > ink.shape[0] or x0 + self.s > ink.shape[1]:
+            return None
+        return ink[y0:y0 + self.s, x0:x0 + self.s]
+
+    def _whole_ink(self, polarity: int) -> np.ndarray:
+        """The ink of the whole padded picture (one top/black-hat, made once a polarity)."""
         if polarity not in self._ink:
             self.crop_gray(0, 0)                       # makes the padded picture
             self._ink[polarity] = L.ink_image(self._pad, polarity, L.disc_size(self.s))
-        return self._ink[polarity][r * CELL:r * CELL + self.s, c * CELL:c * CELL + self.s]
-
-    def ink_moved(self, polarity: int, r: int, c: int, dx: int, dy: int) -> np.ndarray:
-        """The ink of :meth:`ink_crop` from a crop moved ``dx``, ``dy`` px (right, down) off the
-        square; past the padded picture's sides, no ink."""
-        self.ink_crop(polarity, 0, 0)                   # makes the whole picture's ink
-        ink = self._ink[polarity]
-        h, w = ink.shape
-        y0, x0 = r * CELL + dy, c * CELL + dx
-        out = np.zeros((self.s, self.s), ink.dtype)
-        ya, xa, yb, xb = max(0, y0), max(0, x0), min(h, y0 + self.s), min(w, x0 + self.s)
-        if ya < yb and xa < xb:
-            out[ya - y0:yb - y0, xa - x0:xb - x0] = ink[ya:yb, xa:xb]
-        return out
-
-    def moved_inside(self, r: int, c: int, dx: int, dy: int) -> bool:
-        """Whether square (r, c)'s crop moved ``dx``, ``dy`` px stays within the picture (the grid
-        and the MARGIN px round it), where :meth:`ink_moved` has ink to give."""
-        side = GRID * CELL + 2 * self.m
-        y0, x0 = r * CELL + dy, c * CELL + dx
-        return 0 <= y0 and y0 + self.s <= side and 0 <= x0 and x0 + self.s <= side
+        return self._ink[polarity]
 
     def glyph(self, polarity: int, r: int, c: int, min_contrast: float = 28.0) -> L.Glyph | None:
         d = self.glyphs[polarity]
@@ -2519,18 +2514,19 @@ class BoardReader:
         that for a stroke (a W's side and a tile's edge read I).  Moved, the crop holds the tile
         as the letter model saw tiles in training.  Unlike the sharpened cut this may show another
         letter than the one guessed: the guess was made from the crop that cut the letter short."""
+        if not in_doubt:
+            return {}
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
                 if labels[r][c] not in (EMPTY, BLANK, COVERED) and conf[r, c] >= OFFSET_SURE and (r, c) not in in_doubt]
-        offset = tiles_offset([an.glyphs[pol].get(rc) for rc in sure], an.s) if in_doubt else None
+        offset = tiles_offset([an.glyphs[pol].get(rc) for rc in sure], an.s)
         if offset is None:
             return {}
         # not where the moved crop would leave the picture: a tile hanging past the grid's edge by
         # more than the MARGIN px of photo kept round it has its letter cut short that way too
         # (a Q in a corner, its tail past the picture, read O at 0.9 on the large check's boards)
-        cells = [rc for rc in in_doubt if an.moved_inside(*rc, *offset)]
+        moved = {rc: ink for rc in in_doubt if (ink := an.ink_moved(pol, *rc, *offset)) is not None}
         owner, glyphs = [], []
-        for rc, g in zip(cells, L.glyphs_from_inks([an.ink_moved(pol, *rc, *offset) for rc in cells],
-                                                   threshold=L.THRESHOLD_AT)):
+        for rc, g in zip(moved, L.glyphs_from_inks(list(moved.values()), threshold=L.THRESHOLD_AT)):
             if g is not None:
                 owner.append(rc)
                 glyphs.append(g)
