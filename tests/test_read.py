@@ -2799,6 +2799,27 @@ def test_letters_in_doubt_on_tiles_sitting_off_their_squares_are_cut_where_the_t
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
+def test_a_letter_cut_where_the_tiles_sit_is_weighed_by_the_value_printed_beside_it():
+    # the same Bookman Demi board: the Q at (7, 2), its tail cut against the next tile, cut again
+    # where the tiles sit reads Q only 0.4 (B 0.28); the 10 printed beside it, cut from the same
+    # moved crop, leaves Q alone in the running.  Without the set's values it stays asked
+    scene, corners = _benchmark_board(50110, 7, "URWBookman-Demi.otf")
+    board = R.rectify_board(scene.frame, corners)
+    assert scene.labels[7][2] == "Q"
+    assert R.BoardReader(ENGLISH, values=EN_VALUES).read(board).labels[7][2] == "Q"
+    assert R.BoardReader(ENGLISH).read(board).labels[7][2] == R.COVERED
+
+
+def test_a_letter_in_doubt_on_a_square_the_square_model_is_unsure_of_is_cut_where_the_tiles_sit():
+    # a hard camera's picture, cold, of DejaVu Sans Condensed (never trained on; the 4th board of
+    # tuning seed 54200's fonts-never-seen row): the L at (5, 5) sits off its square with the
+    # board's tiles; the square model is unsure it is a tile at all (0.5), and its letter, cut
+    # short, was asked.  Cut where the tiles sit it reads L surely
+    scene, corners = _benchmark_board(54310, 4, "DejaVuSansCondensed.ttf")
+    read = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(scene.frame, corners))
+    assert scene.labels[5][5] == read.labels[5][5] == "L"
+
+
 def _polish_benchmark_board(nth: int):
     """(scene, rectified picture, letters, values) of the ``nth`` board of tuning seed 53000's
     Polish row (training fonts, hard camera, the set's values printed), as ``bench_read.py``

@@ -444,11 +444,15 @@ class Analysis:
 
     quick_peak = peak
 
-    def crop_gray(self, r: int, c: int) -> np.ndarray:
+    def crop_gray(self, r: int, c: int, dx: int = 0, dy: int = 0) -> np.ndarray:
+        """Square (r, c)'s crop of the grey picture (the square and the margin round it), or the
+        crop moved ``dx``, ``dy`` px (right, down) off it, which must stay within the padded
+        picture (:meth:`ink_moved` says where it does)."""
         if self._pad is None:
             m = self.m
             self._pad = cv2.copyMakeBorder(self.gray, m, m, m, m, cv2.BORDER_REPLICATE)
-        return self._pad[r * CELL:r * CELL + self.s, c * CELL:c * CELL + self.s]
+        y0, x0 = r * CELL + dy, c * CELL + dx
+        return self._pad[y0:y0 + self.s, x0:x0 + self.s]
 
     def ink_crop(self, polarity: int, r: int, c: int) -> np.ndarray:
         """The ink strength (:func:`letters.ink_image`) over the crop :meth:`crop_gray` cuts, from
@@ -1914,7 +1918,7 @@ class BoardReader:
             left = {rc: g for rc, g in in_doubt.items() if rc in tile_doubt and out_labels[rc[0]][rc[1]] == COVERED}
             for (r, c), (letter, cf) in self._sharpened(an, pol, left, tile_doubt, glyph_p).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
-            left = {rc: g for rc, g in left.items() if out_labels[rc[0]][rc[1]] == COVERED}
+            left = {rc: g for rc, g in in_doubt.items() if out_labels[rc[0]][rc[1]] == COVERED}
             for (r, c), (letter, cf) in self._cut_where_the_tiles_sit(an, pol, left, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
@@ -2534,11 +2538,40 @@ class BoardReader:
             return {}
         P, classes = self._classify(glyphs, True)
         n = len(self.letters)
+        weighed = self._moved_by_value(an, pol, owner, glyphs, moved, P, classes, offset)
         out = {}
-        for rc, p in zip(owner, P[:, :n]):
+        for i, (rc, p) in enumerate(zip(owner, P[:, :n])):
             j = int(np.argmax(p))
-            if p[j] >= OFFSET_SURE and p[j] - float(np.partition(p, -2)[-2]) >= OFFSET_LEAD:
-                out[rc] = (classes[j], float(p[j]))
+            letter, pl, second = classes[j], float(p[j]), float(np.partition(p, -2)[-2])
+            if rc in weighed:
+                letter, pl, second = weighed[rc]
+            if pl >= OFFSET_SURE and pl - second >= OFFSET_LEAD:
+                out[rc] = (letter, pl)
+        return out
+
+    def _moved_by_value(self, an: Analysis, pol: int, owner: list, glyphs: list, moved: dict,
+                        P: np.ndarray, classes: str, offset: tuple[int, int]) -> dict:
+        """{square: (letter, probability, runner-up's)} for the moved cuts of
+        :meth:`_cut_where_the_tiles_sit` read under VALUE_CHECK between letters worth other
+        points, once the value printed beside the letter, cut from the same moved crop, is
+        weighed in (:func:`letter_by_value`), as the reader weighs a square's own cut."""
+        if self.value_model is None:
+            return {}
+        n = len(self.letters)
+        where, windows = [], []
+        for i, rc in enumerate(owner):
+            if float(P[i, :n].max()) < VALUE_CHECK and self._values_differ(P[i]):
+                w = L.value_glyph_of(an.crop_gray(*rc, *offset), pol, letter=glyphs[i], ink=moved[rc])
+                if w is not None:
+                    where.append(i)
+                    windows.append(w)
+        if not windows:
+            return {}
+        out = {}
+        for i, q in zip(where, L.value_probabilities(windows, self.value_model)):
+            w = letter_by_value(P[i, :-2], classes[:-2], self.values, q, self._twins)
+            if w is not None:
+                out[owner[i]] = w
         return out
 
     def _sharpened_reads_another(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> dict:
