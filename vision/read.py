@@ -1918,8 +1918,10 @@ class BoardReader:
             left = {rc: g for rc, g in in_doubt.items() if rc in tile_doubt and out_labels[rc[0]][rc[1]] == COVERED}
             for (r, c), (letter, cf) in self._sharpened(an, pol, left, tile_doubt, glyph_p).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
-            left = {rc: g for rc, g in in_doubt.items() if out_labels[rc[0]][rc[1]] == COVERED}
-            for (r, c), (letter, cf) in self._cut_where_the_tiles_sit(an, pol, left, out_labels, conf).items():
+            # every letter still in doubt, the square model sure of its tile or not: a tile off its
+            # square is what the square model is least sure of (_cut_where_the_tiles_sit)
+            still = {rc: g for rc, g in in_doubt.items() if out_labels[rc[0]][rc[1]] == COVERED}
+            for (r, c), (letter, cf) in self._cut_where_the_tiles_sit(an, pol, still, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
         fresh = np.zeros((GRID, GRID), bool)          # squares kept from the previous frame were seen to
         if cells:                                     # already; the checks below look at the rest
@@ -2509,15 +2511,20 @@ class BoardReader:
         return out
 
     def _cut_where_the_tiles_sit(self, an: Analysis, pol: int, in_doubt: dict, labels, conf: np.ndarray) -> dict:
-        """{square: (letter, confidence)} for the tiles of ``in_doubt`` (square -> best letter)
-        whose letter, cut again from a crop moved to where the board's tiles sit
-        (:func:`tiles_offset`), reads some letter OFFSET_SURE or more and OFFSET_LEAD ahead of
-        the next.  Raised tiles seen by a tilted camera, or tiles pushed together, all sit off
-        their squares the same way: a square's crop then holds its letter near one side, with the
-        tile's edge, the next tile's or the board's frame beside it, and the cut takes a piece of
-        that for a stroke (a W's side and a tile's edge read I).  Moved, the crop holds the tile
-        as the letter model saw tiles in training.  Unlike the sharpened cut this may show another
-        letter than the one guessed: the guess was made from the crop that cut the letter short."""
+        """{square: (letter, confidence)} for the squares of ``in_doubt`` (square -> best letter;
+        a tile the square model is sure of or not) whose letter, cut again from a crop moved to
+        where the board's tiles sit (:func:`tiles_offset`), reads some letter OFFSET_SURE or more
+        and OFFSET_LEAD ahead of the next, once its printed value is weighed in where the set's
+        values can tell its rivals apart (:meth:`_moved_by_value`).
+
+        Raised tiles seen by a tilted camera, or tiles pushed together, all sit off their squares
+        the same way: a square's crop then holds its letter near one side, with the tile's edge,
+        the next tile's or the board's frame beside it, and the cut takes a piece of that for a
+        stroke (a W's side and a tile's edge read I); the square model, seeing a piece of the
+        next tile too, may be unsure the square holds a tile at all.  Moved, the crop holds the
+        tile as the letter model saw tiles in training.  Unlike the sharpened cut this may show
+        another letter than the one guessed: the guess was made from the crop that cut the letter
+        short -- which is why the value beside it is weighed in (a Q read R from the moved crop)."""
         if not in_doubt:
             return {}
         sure = [(r, c) for r in range(GRID) for c in range(GRID)
