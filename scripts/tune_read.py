@@ -104,9 +104,15 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
                     guess = rd.guesses[r][k] if rd is not None else ""
                     conf = round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0
                     moved.append([r, k, labels[r][k], got[r][k], guess, conf])
-        noted = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved if (r, k) in touched}
+        # squares partly under a hand shown as something they are not (the tally's covered_wrong:
+        # a board with one has a wrong square), with how much of them the hand covers
+        hand = [[r, k, labels[r][k], got[r][k], rd.guesses[r][k] if rd is not None else "",
+                 round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0, round(float(covered[r, k]), 3)]
+                for r in range(15) for k in range(15)
+                if covered[r, k] > 0.02 and got[r][k] not in (R.COVERED, labels[r][k])]
+        noted = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved + hand if (r, k) in touched}
         out.append({"row": now["row"], "board": now["board"], "face": now.get("face"), "tally": c, "squares": moved,
-                    "steps": noted})
+                    "under_hand": hand, "steps": noted})
         now["board"] += 1
         return c
 
@@ -293,8 +299,13 @@ def totals(records: list[dict]) -> dict:
 def compare(a: dict, b: dict) -> list[str]:
     """The lines ``compare`` prints for the runs ``a`` and ``b`` (as :func:`load` returns them)."""
     lines = [f"{'row':12s} {'tiles right':>22s} {'#':>11s} {'wrong':>9s} {'empty wrong':>11s} {'boards clean':>16s}"]
+    # only the seeds both runs read: a run with more seeds than the other would count boards the
+    # other never saw
+    seeds = {s for rows in a.values() for s, _ in rows} & {s for rows in b.values() for s, _ in rows}
+    a = {row: [(s, r) for s, r in rows if s in seeds] for row, rows in a.items()}
+    b = {row: [(s, r) for s, r in rows if s in seeds] for row, rows in b.items()}
     for row in ROW_ORDER:
-        if row not in a or row not in b:
+        if not a.get(row) or not b.get(row):
             continue
         ta, tb = totals([r for _, r in a[row]]), totals([r for _, r in b[row]])
         pa = 100 * ta["tiles_right"] / max(1, ta["tiles"])
@@ -313,6 +324,12 @@ def compare(a: dict, b: dict) -> list[str]:
             if sa != sb:
                 lines.append(f"  {row} seed {seed} board {rb['board']} ({rb.get('face')}): mended {sorted(sa - sb)} "
                              f"broke {sorted(sb - sa)}")
+            if "under_hand" in ra and "under_hand" in rb:      # runs from before the field have none
+                ha = {tuple(x[:4]) for x in ra["under_hand"]}
+                hb = {tuple(x[:4]) for x in rb["under_hand"]}
+                if ha != hb:
+                    lines.append(f"  {row} seed {seed} board {rb['board']} ({rb.get('face')}), under a hand: "
+                                 f"mended {sorted(ha - hb)} broke {sorted(hb - ha)}")
     return lines
 
 

@@ -42,6 +42,26 @@ def test_two_runs_are_compared_board_by_board(tmp_path):
         tune.load(tmp_path, "missing")
 
 
+def test_runs_are_compared_on_the_seeds_both_read(tmp_path):
+    (tmp_path / "old_7500.json").write_text(json.dumps([_board("hard_cold", 0, [])]))
+    (tmp_path / "new_7500.json").write_text(json.dumps([_board("hard_cold", 0, [])]))
+    (tmp_path / "new_7700.json").write_text(json.dumps([_board("hard_cold", 0, [(1, 1, "A", "B")], wrong=1)]))
+    lines = tune.compare(tune.load(tmp_path, "old"), tune.load(tmp_path, "new"))
+    assert "1 ->   1 of 1" in lines[1] and len(lines) == 2        # seed 7700 only the new run read
+
+
+def test_squares_under_a_hand_shown_otherwise_are_compared_too(tmp_path):
+    # a square partly under a hand shown as another letter makes its board one with a wrong square
+    before, after = _board("hard_ref", 3, []), _board("hard_ref", 3, [])
+    before["tally"]["covered_wrong"] = 1
+    before["under_hand"], after["under_hand"] = [[0, 4, "X", "Y", "Y", 0.89, 0.64]], []
+    (tmp_path / "old_7500.json").write_text(json.dumps([before]))
+    (tmp_path / "new_7500.json").write_text(json.dumps([after]))
+    lines = tune.compare(tune.load(tmp_path, "old"), tune.load(tmp_path, "new"))
+    assert "0 ->   1 of 1" in lines[1]
+    assert any("under a hand" in ln and "mended [(0, 4, 'X', 'Y')]" in ln for ln in lines)
+
+
 def test_a_run_is_not_mixed_with_a_run_whose_tag_it_begins(tmp_path):
     (tmp_path / "rc_7500.json").write_text(json.dumps([_board("hard_cold", 0, [])]))
     (tmp_path / "rc_54_54000.json").write_text(json.dumps([_board("hard_cold", 0, [(7, 0, "K", "#")])]))
