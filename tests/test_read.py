@@ -2813,8 +2813,8 @@ def test_a_letter_cut_where_the_tiles_sit_is_weighed_by_the_value_printed_beside
 def test_a_letter_in_doubt_on_a_square_the_square_model_is_unsure_of_is_cut_where_the_tiles_sit():
     # a hard camera's picture, cold, of DejaVu Sans Condensed (never trained on; the 4th board of
     # tuning seed 54200's fonts-never-seen row): the L at (5, 5) sits off its square with the
-    # board's tiles; the square model is unsure it is a tile at all (0.5), and its letter, cut
-    # short, was asked.  Cut where the tiles sit it reads L surely
+    # board's tiles; the square model is not sure it holds a tile, and its letter, cut short, was
+    # asked (shown '#' at 0.5).  Cut where the tiles sit it reads L surely
     scene, corners = _benchmark_board(54310, 4, "DejaVuSansCondensed.ttf")
     read = R.BoardReader(ENGLISH, values=EN_VALUES).read(R.rectify_board(scene.frame, corners))
     assert scene.labels[5][5] == read.labels[5][5] == "L"
