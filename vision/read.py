@@ -2547,7 +2547,7 @@ class BoardReader:
         n = len(self.letters)
         weighed = self._moved_by_value(an, pol, owner, glyphs, moved, P, classes, offset)
         out = {}
-        for i, (rc, p) in enumerate(zip(owner, P[:, :n])):
+        for rc, p in zip(owner, P[:, :n]):
             j = int(np.argmax(p))
             letter, pl, second = classes[j], float(p[j]), float(np.partition(p, -2)[-2])
             if rc in weighed:
