@@ -2235,17 +2235,25 @@ class BoardReader:
     def _weigh_by_value(self, an: Analysis, pol: int, cells: list[tuple[int, int]], glyph_p: dict) -> dict:
         """{square: (letter, probability, runner-up's probability)} once the printed point
         value is weighed in (:func:`weigh_by_value`), for the squares where a value is seen."""
+        return self._weighed_by_windows(pol, [(rc, an.crop_gray(*rc), an.glyphs[pol].get(rc), an.ink_crop(pol, *rc),
+                                               glyph_p[rc]) for rc in cells], self._classes)
+
+    def _weighed_by_windows(self, pol: int, cuts: list, classes: str) -> dict:
+        """{square: (letter, probability, runner-up's)} for ``cuts`` -- (square, its grey crop, the
+        letter's glyph cut from it, the crop's ink, the letter probabilities over ``classes``) --
+        once the value printed beside the letter in that crop is weighed in
+        (:func:`letter_by_value`), for the cuts where a value window is found."""
         where, windows = [], []
-        for rc in cells:
-            g = L.value_glyph_of(an.crop_gray(*rc), pol, letter=an.glyphs[pol].get(rc), ink=an.ink_crop(pol, *rc))
-            if g is not None:
-                where.append(rc)
-                windows.append(g)
+        for rc, gray, glyph, ink, p in cuts:
+            w = L.value_glyph_of(gray, pol, letter=glyph, ink=ink)
+            if w is not None:
+                where.append((rc, p))
+                windows.append(w)
         if not windows:
             return {}
-        classes, out = self._classes, {}
-        for rc, q in zip(where, L.value_probabilities(windows, self.value_model)):
-            weighed = letter_by_value(glyph_p[rc][:-2], classes[:-2], self.values, q, self._twins)
+        out = {}
+        for (rc, p), q in zip(where, L.value_probabilities(windows, self.value_model)):
+            weighed = letter_by_value(p[:-2], classes[:-2], self.values, q, self._twins)
             if weighed is not None:
                 out[rc] = weighed
         return out
@@ -2561,25 +2569,14 @@ class BoardReader:
         """{square: (letter, probability, runner-up's)} for the moved cuts of
         :meth:`_cut_where_the_tiles_sit` read under VALUE_CHECK between letters worth other
         points, once the value printed beside the letter, cut from the same moved crop, is
-        weighed in (:func:`letter_by_value`), as the reader weighs a square's own cut."""
+        weighed in (:func:`letter_by_value`), as the reader weighs a square's own cut
+        (:meth:`_weighed_by_windows`)."""
         if self.value_model is None:
             return {}
         n = len(self.letters)
-        where, windows = [], []
-        for i, rc in enumerate(owner):
-            if float(P[i, :n].max()) < VALUE_CHECK and self._values_differ(P[i]):
-                w = L.value_glyph_of(an.crop_gray(*rc, *offset), pol, letter=glyphs[i], ink=moved[rc])
-                if w is not None:
-                    where.append(i)
-                    windows.append(w)
-        if not windows:
-            return {}
-        out = {}
-        for i, q in zip(where, L.value_probabilities(windows, self.value_model)):
-            w = letter_by_value(P[i, :-2], classes[:-2], self.values, q, self._twins)
-            if w is not None:
-                out[owner[i]] = w
-        return out
+        return self._weighed_by_windows(pol, [(rc, an.crop_gray(*rc, *offset), g, moved[rc], p)
+                                              for rc, g, p in zip(owner, glyphs, P)
+                                              if float(p[:n].max()) < VALUE_CHECK and self._values_differ(p)], classes)
 
     def _sharpened_reads_another(self, an: Analysis, pol: int, fresh: np.ndarray, labels, conf: np.ndarray) -> dict:
         """{square: the other letter} for fresh squares shown as a letter with under OTHER_BELOW
