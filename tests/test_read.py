@@ -3573,16 +3573,18 @@ def test_a_board_shown_with_too_many_blanks_asks_about_them_keeping_the_blank_gu
     assert wrong_squares(LABELS, read.labels) == [(8, 11, "?", R.COVERED)]
 
 
-def _letter_with_a_hand_over_its_foot(share: float) -> tuple[np.ndarray, R.BoardReader]:
-    """The board with a hand (two covered squares, (11, 11) and (11, 12)) under the S of (10, 11),
-    reaching ``share`` of the way up the S's square; the square model is fairly sure of the S's
-    tile (0.88: over NEAR_HAND_SURE)."""
+def _letter_with_a_hand_over_its_foot(share: float, skin=(120, 150, 205), tile: float = 0.88
+                                      ) -> tuple[np.ndarray, R.BoardReader]:
+    """The board with a hand (two covered squares, (11, 11) and (11, 12)) of colour ``skin`` (BGR)
+    under the S of (10, 11), reaching ``share`` of the way up the S's square; the square model gives
+    the S's tile ``tile`` (0.88: over NEAR_HAND_SURE)."""
     board = R.as_board(board_picture()[0]).copy()
-    c, skin = R.CELL, (120, 150, 205)
+    c = R.CELL
     board[11 * c:12 * c, 11 * c:13 * c] = skin
     board[int((11 - share) * c):11 * c, 11 * c:12 * c] = skin
     hand = {(11, 11), (11, 12)}
-    reader = _reader_with_square_kinds(lambda rc: "covered" if rc in hand else [0.02, 0.88, 0.07, 0.03]
+    kinds = [(1 - tile) * 0.4, tile, (1 - tile) * 0.4, (1 - tile) * 0.2]
+    reader = _reader_with_square_kinds(lambda rc: "covered" if rc in hand else kinds
                                        if rc == (10, 11) else "empty" if LABELS[rc[0]][rc[1]] == "." else "tile")
     return board, reader
 
@@ -3593,15 +3595,51 @@ def test_a_letter_partly_under_a_hand_is_not_guessed(monkeypatch):
     # '#' -- here the S's top still reads S, but the hand may hide what would make it another
     board, reader = _letter_with_a_hand_over_its_foot(0.25)
     assert reader.read(board, orient=False).labels[10][11] == R.COVERED
-    monkeypatch.setattr(R, "HAND_SHARE", 1.01)              # without the rule, the letter is shown
+    monkeypatch.setattr(R, "HAND_SHARE", 1.01)              # without the rules, the letter is shown
+    monkeypatch.setattr(R, "HAND_RUNS_IN", 1.01)
     board, reader = _letter_with_a_hand_over_its_foot(0.25)
     assert reader.read(board, orient=False).labels[10][11] == "S"
+
+
+def test_a_letter_the_hand_runs_into_is_asked_however_little_of_the_hand_it_shows(monkeypatch):
+    # the hand goes on over the line into the S's square (its edge strip is the hand): asked,
+    # though the hand's colour covers too little of it for the colour-share rule
+    monkeypatch.setattr(R, "HAND_SHARE", 1.01)
+    board, reader = _letter_with_a_hand_over_its_foot(0.25)
+    assert reader.read(board, orient=False).labels[10][11] == R.COVERED
+    monkeypatch.setattr(R, "HAND_RUNS_IN", 1.01)
+    board, reader = _letter_with_a_hand_over_its_foot(0.25)
+    assert reader.read(board, orient=False).labels[10][11] == "S"
+
+
+def test_a_glare_spot_is_not_a_hand_running_into_the_letters_beside_it(monkeypatch):
+    # a lamp's spot clips the squares under it white and its light runs on over the line into
+    # the S's square as a hand's colour would: the covered squares are a glare spot's, no hand
+    monkeypatch.setattr(R, "HAND_SHARE", 1.01)
+    board, reader = _letter_with_a_hand_over_its_foot(0.25, skin=(255, 255, 255))
+    assert reader.read(board, orient=False).labels[10][11] == "S"
+    board, reader = _letter_with_a_hand_over_its_foot(0.25, skin=(235, 235, 235))   # not clipped: a hand
+    assert reader.read(board, orient=False).labels[10][11] == R.COVERED
 
 
 def test_a_letter_beside_a_hand_but_clear_of_it_is_shown():
     board, reader = _letter_with_a_hand_over_its_foot(0.0)
     rd = reader.read(board, orient=False)
     assert rd.labels[10][11] == "S" and rd.confidence[10, 11] >= R.NEAR_HAND_SURE
+
+
+def test_a_letter_the_hand_stops_short_of_needs_no_more_than_beside_a_lone_covered_square():
+    # read at 0.75 (under NEAR_HAND_SURE) beside a dark hand that stops at the grid line: shown
+    dark = (60, 80, 120)
+    board, reader = _letter_with_a_hand_over_its_foot(0.0, skin=dark, tile=0.76)
+    rd = reader.read(board, orient=False)
+    assert rd.labels[10][11] == "S" and R.NEAR_ODD_SURE <= rd.confidence[10, 11] < R.NEAR_HAND_SURE
+    # ... not where the hand comes over its foot
+    board, reader = _letter_with_a_hand_over_its_foot(0.25, skin=dark, tile=0.76)
+    assert reader.read(board, orient=False).labels[10][11] == R.COVERED
+    # ... nor beside a hand of about the tiles' colour, where a match with the hand says little
+    board, reader = _letter_with_a_hand_over_its_foot(0.0, tile=0.76)
+    assert reader.read(board, orient=False).labels[10][11] == R.COVERED
 
 
 # --------------------------------------------------------------------------- a bar taken for no letter

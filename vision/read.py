@@ -859,6 +859,26 @@ HAND_SHARE_SURE = 0.92
 HAND_SHARE = 0.15
 HAND_EDGE_SHARE = 0.4
 HAND_NEAR = 20.0
+# Where a hand goes on over a square beside it, the square's edge strip is the hand: along the side
+# a hand piece touches, the strip HAND_RUN_STRIP px inside the square matches (within HAND_RUN_NEAR
+# Lab) the strip just inside the piece's square across the line, where that is of the hand's colour
+# (:func:`_hand_runs_in`).  A hand stopping at the line leaves the tile's face and the grid line or
+# gap there instead.  A letter beside a hand piece whose square the hand runs into on HAND_RUNS_IN
+# or more of a side is asked under HAND_IN_SURE: what is left of a letter the hand half hides reads
+# as another at 0.86-0.94 (a W as V, a U as J, a B as R, an X under a finger as Y), over
+# NEAR_HAND_SURE and, on a hand of about the tiles' colour or a shaded finger, past the colour
+# share of :func:`_partly_under_a_hand`.  And a letter whose square the hand clearly stops short of
+# (under HAND_CLEAR of every side), the hand's colour HAND_APART or more from the tiles' face (so
+# that the match means something), needs only NEAR_ODD_SURE, as beside a lone covered square:
+# NEAR_HAND_SURE asked right I's, K's and X's clear of any hand at 0.71-0.80.  Tuning seeds 50000,
+# 51000, 54000-55000 (1,920 boards, 2,212 letters beside hand pieces): of the 12 shown wrong there,
+# 10 asked; 24 right letters clear of a hand shown that were asked, 20 asked that were shown.
+HAND_RUN_STRIP = (1, 4)
+HAND_RUN_NEAR = 12.0
+HAND_RUNS_IN = 0.5
+HAND_IN_SURE = 0.95
+HAND_CLEAR = 0.2
+HAND_APART = 25.0
 
 
 def _print_candidates(face: np.ndarray) -> np.ndarray:
@@ -1969,6 +1989,7 @@ class BoardReader:
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         glared = _glared(an, out_labels)
+        clipped = glared.copy()
         if ref is not None:
             # with a reference the square model compares each square with its empty self, and
             # is mostly right in glare too; but a clipped square, unlike the reference's, can
@@ -2013,12 +2034,27 @@ class BoardReader:
         by_hand = _beside(hand)
         hand_pieces = covered & ~_lone(covered)                   # hands, arms along a diagonal too
         by_piece = _beside(hand_pieces)
+        runs_in = apart = None
+        if self.tile_lab is not None and hand_pieces.any():
+            # a piece with a square clipped white is a glare spot's, not a hand: its light runs
+            # over the line into the letters beside it as a hand's colour would
+            n, part = cv2.connectedComponents(hand_pieces.astype(np.uint8), connectivity=8)
+            lit = clipped.copy()
+            for r, c in in_glare:
+                lit[r, c] = True
+            runs_in, apart = _hand_runs_in(an, hand_pieces & ~np.isin(part, np.unique(part[lit & hand_pieces])),
+                                           np.asarray(self.tile_lab, np.float32))
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
             if lab == EMPTY:
                 sure = NEAR_HAND_EMPTY if by_hand[r, c] else NEAR_HAND_SURE
             else:
                 sure = NEAR_HAND_SURE if by_piece[r, c] else NEAR_ODD_SURE
+                if by_piece[r, c] and runs_in is not None and lab not in (BLANK, COVERED):
+                    if runs_in[r, c] >= HAND_RUNS_IN:
+                        sure = HAND_IN_SURE
+                    elif runs_in[r, c] < HAND_CLEAR and apart[r, c] >= HAND_APART:
+                        sure = NEAR_ODD_SURE
             if lab == BLANK:
                 hide = conf[r, c] < (BLANK_KEPT if by_piece[r, c] else NEAR_ODD_BLANK)
             else:
@@ -3428,6 +3464,56 @@ def _partly_under_a_hand(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray, 
         if max(float(e.mean()) for e in edges) >= HAND_EDGE_SHARE:
             out.append((int(r), int(c)))
     return out
+
+
+def _hand_runs_in(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(runs, apart), each (15, 15), for the squares beside ``piece`` (a hand: covered squares
+    together), zero elsewhere.  ``runs``: the largest share, over the sides the piece touches, of
+    the places along that side where the square's strip HAND_RUN_STRIP px in matches the piece
+    square's strip 2-5 px in across the line (within HAND_RUN_NEAR Lab, the mean of each strip's
+    few pixels at that place) and that piece strip is nearer the hand's colour than ``tile_lab``,
+    the tiles' face: the hand goes on over the line into the square.  ``apart``: how far the
+    hand's colour -- the median of the middles of the piece's squares among the square's eight
+    neighbours -- lies from the tiles' face (a hand of the tiles' colour matches any tile)."""
+    runs = np.zeros((GRID, GRID), np.float32)
+    apart = np.zeros((GRID, GRID), np.float32)
+    cand = _beside(piece)
+    if not cand.any():
+        return runs, apart
+    lo, hi = HAND_RUN_STRIP
+    q = CELL // 4
+    labs: dict[tuple[int, int], np.ndarray] = {}
+
+    def lab_of(r: int, c: int) -> np.ndarray:
+        if (r, c) not in labs:
+            block = an.rect[r * CELL:(r + 1) * CELL, c * CELL:(c + 1) * CELL]
+            labs[r, c] = cv2.cvtColor(np.ascontiguousarray(block), cv2.COLOR_BGR2LAB).astype(np.float32)
+        return labs[r, c]
+
+    def strip(a: np.ndarray, dr: int, dc: int, lo: int, hi: int) -> np.ndarray:
+        """(CELL, 3): the mean of the pixels lo..hi-1 in from the side facing (dr, dc), along it."""
+        if dr:
+            s = a[lo:hi] if dr < 0 else a[CELL - hi:CELL - lo]
+            return s.mean(axis=0)
+        s = a[:, lo:hi] if dc < 0 else a[:, CELL - hi:CELL - lo]
+        return s.mean(axis=1)
+
+    for r, c in zip(*np.nonzero(cand)):
+        r, c = int(r), int(c)
+        near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
+        hand = np.median(np.concatenate([lab_of(*x)[q:CELL - q, q:CELL - q].reshape(-1, 3) for x in near]), axis=0)
+        apart[r, c] = float(np.linalg.norm(hand - tile_lab))
+        own = lab_of(r, c)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if not (0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]):
+                continue
+            mine = strip(own, dr, dc, lo, hi)
+            theirs = strip(lab_of(r + dr, c + dc), -dr, -dc, 2, 6)
+            handish = np.linalg.norm(theirs - hand, axis=1) < np.linalg.norm(theirs - tile_lab, axis=1)
+            share = float(((np.linalg.norm(mine - theirs, axis=1) < HAND_RUN_NEAR) & handish).mean())
+            runs[r, c] = max(runs[r, c], share)
+    return runs, apart
 
 
 def _like(pixels: np.ndarray, colour: np.ndarray, *others: np.ndarray) -> np.ndarray:
