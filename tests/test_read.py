@@ -3622,6 +3622,14 @@ def test_a_glare_spot_is_not_a_hand_running_into_the_letters_beside_it(monkeypat
     assert reader.read(board, orient=False).labels[10][11] == R.COVERED
 
 
+def test_a_picture_without_colour_keeps_the_line_for_letters_beside_a_hand():
+    # in grey a hand and a tile's face can be one shade: a match across the line says little
+    dark = (60, 80, 120)
+    board, reader = _letter_with_a_hand_over_its_foot(0.0, skin=dark, tile=0.76)
+    grey = cv2.cvtColor(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert reader.read(grey, orient=False).labels[10][11] == R.COVERED
+
+
 def test_a_letter_beside_a_hand_but_clear_of_it_is_shown():
     board, reader = _letter_with_a_hand_over_its_foot(0.0)
     rd = reader.read(board, orient=False)
