@@ -873,13 +873,14 @@ HAND_NEAR = 20.0
 # NEAR_HAND_SURE asked right I's, K's and X's clear of any hand at 0.71-0.80.  A piece with a
 # square clipped white is a glare spot's, not a hand, and is left out; and a picture without colour
 # keeps the lines as they were (a hand and a tile of one grey match: on the report's black-and-white
-# rows the rule asked 2-6 right letters a row more).  Set on tuning seeds 50000,
-# 51000, 54000-55000 (1,920 boards; 2,212 letters shown or asked beside hand pieces logged, 12 of
-# them shown wrong): through the reader, boards with no wrong square 1,842 -> 1,852, tiles right +4
-# (22 asked letters shown -- I's, K's and X's -- and 18 right ones and 3 empty squares asked, most
-# beside a hand's edge that the grid's own error puts over the line).  Fresh seeds 55200-55800 (960 boards): a wash -- 6 right letters
-# shown, 6 asked, boards the same (their 3 letters shown wrong beside hands, a finger's tip on a
-# W and a V and an O read C at 0.97, are out of the rule's reach).
+# rows the rule asked 2-6 right letters a row more).  Set on tuning seeds 50000, 51000 and
+# 54000-55000 (1,920 boards; 2,212 letters shown or asked beside hand pieces logged, 12 of them
+# shown wrong): through the reader, boards with no wrong square 1,842 -> 1,852, tiles right +4 (22
+# asked letters shown -- I's, K's and X's -- and 18 right ones and 3 empty squares asked, most
+# beside a hand's edge that the grid's own error puts over the line).  Fresh seeds 55200-55800
+# (960 boards): a wash -- 6 right letters shown, 5 and an empty square asked, boards the same
+# (their 3 letters shown wrong beside hands, under a fingertip on a W and a V and an O read C at
+# 0.97, are out of the rule's reach).
 HAND_RUN_STRIP = (1, 4)
 HAND_RUN_NEAR = 12.0
 HAND_RUNS_IN = 0.5
@@ -2045,7 +2046,7 @@ class BoardReader:
         if self.tile_lab is not None and hand_pieces.any() and not colourless(an.small_bgr[::2, ::2]):
             # a piece with a square clipped white is a glare spot's, not a hand: its light runs
             # over the line into the letters beside it as a hand's colour would
-            n, part = cv2.connectedComponents(hand_pieces.astype(np.uint8), connectivity=8)
+            _, part = cv2.connectedComponents(hand_pieces.astype(np.uint8), connectivity=8)
             lit = clipped.copy()
             for r, c in in_glare:
                 lit[r, c] = True
@@ -3449,9 +3450,7 @@ def _partly_under_a_hand(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray, 
     for r, c in zip(*np.nonzero(cand)):
         if labels[r][c] in (EMPTY, BLANK, COVERED) or conf[r, c] >= HAND_SHARE_SURE:
             continue
-        near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
-        hand = np.median(np.concatenate([px[x].reshape(-1, 3) for x in near]), axis=0)
+        hand = np.median(np.concatenate([px[x].reshape(-1, 3) for x in _piece_round(piece, r, c)]), axis=0)
         # nearer the hand than the tiles' face and than this square's own (the tiles' colour
         # is learnt from many squares, ink and shadows in it: a light face can lie nearer a
         # hand of the board's colour than it); its own face is the median of the ring just
@@ -3473,6 +3472,13 @@ def _partly_under_a_hand(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray, 
     return out
 
 
+def _piece_round(piece: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
+    """The squares of ``piece`` among the eight round (r, c): where a hand beside it takes its colour
+    from."""
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
+
+
 def _hand_runs_in(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(runs, apart), each (15, 15), for the squares beside ``piece`` (a hand: covered squares
     together), zero elsewhere.  ``runs``: the largest share, over the sides the piece touches, of
@@ -3488,7 +3494,7 @@ def _hand_runs_in(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray) -> tupl
     if not cand.any():
         return runs, apart
     lo, hi = HAND_RUN_STRIP
-    q = CELL // 4
+    q = CELL // 4                  # a square's middle, for the hand's colour: clear of its edges
     labs: dict[tuple[int, int], np.ndarray] = {}
 
     def lab_of(r: int, c: int) -> np.ndarray:
@@ -3497,19 +3503,17 @@ def _hand_runs_in(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray) -> tupl
             labs[r, c] = cv2.cvtColor(np.ascontiguousarray(block), cv2.COLOR_BGR2LAB).astype(np.float32)
         return labs[r, c]
 
-    def strip(a: np.ndarray, dr: int, dc: int, lo: int, hi: int) -> np.ndarray:
-        """(CELL, 3): the mean of the pixels lo..hi-1 in from the side facing (dr, dc), along it."""
+    def strip(a: np.ndarray, dr: int, dc: int, first: int, stop: int) -> np.ndarray:
+        """(CELL, 3): the mean of the pixels first..stop-1 in from the side facing (dr, dc), place by
+        place along it."""
         if dr:
-            s = a[lo:hi] if dr < 0 else a[CELL - hi:CELL - lo]
-            return s.mean(axis=0)
-        s = a[:, lo:hi] if dc < 0 else a[:, CELL - hi:CELL - lo]
-        return s.mean(axis=1)
+            return (a[first:stop] if dr < 0 else a[CELL - stop:CELL - first]).mean(axis=0)
+        return (a[:, first:stop] if dc < 0 else a[:, CELL - stop:CELL - first]).mean(axis=1)
 
     for r, c in zip(*np.nonzero(cand)):
         r, c = int(r), int(c)
-        near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < GRID and 0 <= c + dc < GRID and piece[r + dr, c + dc]]
-        hand = np.median(np.concatenate([lab_of(*x)[q:CELL - q, q:CELL - q].reshape(-1, 3) for x in near]), axis=0)
+        hand = np.median(np.concatenate([lab_of(*x)[q:CELL - q, q:CELL - q].reshape(-1, 3)
+                                         for x in _piece_round(piece, r, c)]), axis=0)
         apart[r, c] = float(np.linalg.norm(hand - tile_lab))
         own = lab_of(r, c)
         for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
