@@ -97,18 +97,17 @@ def read_rows(root: Path, seed: int, boards: int, models: Path | None, grey: boo
     def scoring(labels, covered, got):
         c = score(labels, covered, got)
         rd = now.pop("reading", None)
-        moved = []
-        for r in range(15):
-            for k in range(15):
-                if got[r][k] != labels[r][k] and covered[r, k] <= 0.02:
-                    guess = rd.guesses[r][k] if rd is not None else ""
-                    conf = round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0
-                    moved.append([r, k, labels[r][k], got[r][k], guess, conf])
+
+        def square(r: int, k: int) -> list:
+            """[row, column, truth, shown, the reader's guess, its confidence]"""
+            return [r, k, labels[r][k], got[r][k], rd.guesses[r][k] if rd is not None else "",
+                    round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0]
+
+        everywhere = [(r, k) for r in range(15) for k in range(15)]
+        moved = [square(r, k) for r, k in everywhere if got[r][k] != labels[r][k] and covered[r, k] <= 0.02]
         # squares partly under a hand shown as something they are not (the tally's covered_wrong:
         # a board with one has a wrong square), with how much of them the hand covers
-        hand = [[r, k, labels[r][k], got[r][k], rd.guesses[r][k] if rd is not None else "",
-                 round(float(rd.confidence[r, k]), 3) if rd is not None else 0.0, round(float(covered[r, k]), 3)]
-                for r in range(15) for k in range(15)
+        hand = [square(r, k) + [round(float(covered[r, k]), 3)] for r, k in everywhere
                 if covered[r, k] > 0.02 and got[r][k] not in (R.COVERED, labels[r][k])]
         noted = {f"{r},{k}": touched[(r, k)] for r, k, *_ in moved + hand if (r, k) in touched}
         out.append({"row": now["row"], "board": now["board"], "face": now.get("face"), "tally": c, "squares": moved,

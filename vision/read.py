@@ -1997,7 +1997,7 @@ class BoardReader:
             # the centre star, light on its square, taken for a blank tile's plain face
             out_labels[c7][c7], out_guess[c7][c7], kinds[c7, c7], conf[c7, c7] = EMPTY, EMPTY, "empty", 0.9
         glared = _glared(an, out_labels)
-        clipped = glared.copy()
+        clipped = glared.copy()          # before the reference narrows it: what glare clips white
         if ref is not None:
             # with a reference the square model compares each square with its empty self, and
             # is mostly right in glare too; but a clipped square, unlike the reference's, can
@@ -2047,10 +2047,9 @@ class BoardReader:
             # a piece with a square clipped white is a glare spot's, not a hand: its light runs
             # over the line into the letters beside it as a hand's colour would
             _, part = cv2.connectedComponents(hand_pieces.astype(np.uint8), connectivity=8)
-            lit = clipped.copy()
-            for r, c in in_glare:
-                lit[r, c] = True
-            runs_in, apart = _hand_runs_in(an, hand_pieces & ~np.isin(part, np.unique(part[lit & hand_pieces])),
+            for r, c in in_glare:                   # asked for glare, beside a spot or in a softer one
+                clipped[r, c] = True
+            runs_in, apart = _hand_runs_in(an, hand_pieces & ~np.isin(part, np.unique(part[clipped & hand_pieces])),
                                            np.asarray(self.tile_lab, np.float32))
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
