@@ -246,6 +246,7 @@ def main(argv=None) -> None:
     ap.add_argument("--boards", type=int, default=3600, help="rendered boards to learn from")
     ap.add_argument("--check-boards", type=int, default=400, help="rendered boards (fonts never trained on) to check on")
     ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--widths", default="16,32,64", help="the net's two conv layers' and its hidden layer's widths")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--deluxe-blanks", type=float, default=0.25,
@@ -282,7 +283,8 @@ def main(argv=None) -> None:
     print(f"  {len(d['y'])} squares {np.bincount(d['y'], minlength=4).tolist()} (empty/tile/blank/covered), "
           f"{len(v['y'])} to check, {time.time() - t0:.0f} s", flush=True)
     x, vx = channels(d), channels(v)
-    check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed)
+    check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed,
+                     tuple(int(w) for w in a.widths.split(",")))
     first = first_look(v["meta"])
     name = R.LOOK_NETS[a.grey]
     model = R.SquareModel({**R.SquareModel.load(base).nets, name: net})
