@@ -253,7 +253,7 @@ def report_renders(name: str, t: dict) -> str:
     tiles = max(1, t["tiles"])
     lines = [f"{name}: {t['boards']} boards, {t['tiles']} tiles, {t['empty']} empty squares, {t['covered']} covered",
              f"  tiles read right {t['tiles_right'] / tiles:.4f}, unread '#' {t['tiles_unread'] / tiles:.4f}, "
-             f"wrong {t['tiles_wrong'] / tiles:.4f}",
+             f"wrong {t['tiles_wrong'] / tiles:.4f} ({t['tiles_right']} / {t['tiles_unread']} / {t['tiles_wrong']})",
              f"  empty squares right {t['empty_right'] / max(1, t['empty']):.4f}, '#' "
              f"{t['empty_unread'] / max(1, t['empty']):.4f}, wrong {t['empty_wrong'] / max(1, t['empty']):.4f}",
              f"  covered squares reported '#' (or right) {t['covered_ok'] / max(1, t['covered']):.4f}, "
