@@ -3650,6 +3650,24 @@ def test_a_letter_the_hand_stops_short_of_needs_no_more_than_beside_a_lone_cover
     assert reader.read(board, orient=False).labels[10][11] == R.COVERED
 
 
+def test_a_hand_a_shade_off_the_letters_edge_neither_runs_into_it_nor_stops_short_of_it():
+    # the ask takes the close match (HAND_RUN_NEAR), "clear of the hand" the looser one
+    # (HAND_CLEAR_NEAR): an edge strip a shade off the hand's is neither, and keeps the usual line
+    c = R.CELL
+    piece = np.zeros((R.GRID, R.GRID), bool)
+    piece[11, 11] = piece[11, 12] = True
+    runs_touches = []
+    for shade in (0, 10, 14):                          # BGR steps from the hand's colour
+        board = R.as_board(board_picture()[0]).copy()
+        board[11 * c:12 * c, 11 * c:13 * c] = (60, 80, 120)
+        board[int(10.75 * c):11 * c, 11 * c:12 * c] = (60 + shade, 80 + shade, 120 + shade)
+        an = R.Analysis(board)
+        letters = np.array([[ch.isalpha() for ch in row] for row in LABELS])
+        runs, _, touches = R._hand_runs_in(an, piece, np.median(an.mean_lab[letters], axis=0).astype(np.float32))
+        runs_touches.append((runs[10, 11] >= R.HAND_RUNS_IN, touches[10, 11] >= R.HAND_CLEAR))
+    assert runs_touches == [(True, True), (False, True), (False, False)]
+
+
 # --------------------------------------------------------------------------- a bar taken for no letter
 
 def _bar(height: float, aspect: float = 0.15, parts: int = 1) -> L.Glyph:

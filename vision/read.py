@@ -2055,8 +2055,8 @@ class BoardReader:
             _, part = cv2.connectedComponents(hand_pieces.astype(np.uint8), connectivity=8)
             for r, c in in_glare:                   # asked for glare, beside a spot or in a softer one
                 clipped[r, c] = True
-            runs_in, apart, touches = _hand_runs_in(an, hand_pieces & ~np.isin(part, np.unique(part[clipped & hand_pieces])),
-                                           np.asarray(self.tile_lab, np.float32))
+            glare_free = hand_pieces & ~np.isin(part, np.unique(part[clipped & hand_pieces]))
+            runs_in, apart, touches = _hand_runs_in(an, glare_free, np.asarray(self.tile_lab, np.float32))
         for r, c in zip(*np.nonzero(_beside(covered))):
             lab = out_labels[r][c]
             if lab == EMPTY:
@@ -3485,16 +3485,16 @@ def _piece_round(piece: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
 
 
 def _hand_runs_in(an: Analysis, piece: np.ndarray, tile_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(runs, apart, touches), each (15, 15), for the squares beside ``piece`` (a hand: covered squares
-    together), zero elsewhere.  ``runs``: the largest share, over the sides the piece touches, of
+    """(runs, apart, touches), each (15, 15), for the squares beside ``piece`` (a hand: covered
+    squares together), zero elsewhere.  ``runs``: the largest share, over the sides the piece touches, of
     the places along that side where the square's strip HAND_RUN_STRIP px in matches the piece
     square's strip 2-5 px in across the line (within HAND_RUN_NEAR Lab, the mean of each strip's
     few pixels at that place) and that piece strip is nearer the hand's colour than ``tile_lab``,
     the tiles' face: the hand goes on over the line into the square.  ``touches``: the same
     share within HAND_CLEAR_NEAR Lab, the looser match by which a hand is clear of the square
-    (under HAND_CLEAR on every side).  ``apart``: how far the
-    hand's colour -- the median of the middles of the piece's squares among the square's eight
-    neighbours -- lies from the tiles' face (a hand of the tiles' colour matches any tile)."""
+    (under HAND_CLEAR on every side).  ``apart``: how far the hand's colour -- the median of the
+    middles of the piece's squares among the square's eight neighbours -- lies from the tiles'
+    face (a hand of the tiles' colour matches any tile)."""
     runs = np.zeros((GRID, GRID), np.float32)
     apart = np.zeros((GRID, GRID), np.float32)
     touches = np.zeros((GRID, GRID), np.float32)
