@@ -1366,6 +1366,33 @@ def test_a_twins_value_agreeing_keeps_the_letter_the_model_read():
     assert letter == "A" and pl >= 0.9
 
 
+def test_a_twin_in_doubt_with_its_twin_a_contender_is_not_shown_by_a_likeness():
+    # an Ą read 0.80 A / 0.19 Ą: the ogonek decides, which a match with the board's sure A's
+    # does not see -- the letter stays asked
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    classes = PL_LETTERS + L.ROT + L.NONE
+    p = np.zeros(len(classes))
+    p[classes.index("A")], p[classes.index("Ą")] = 0.80, 0.19
+    assert R.twins_in_doubt("A", p, classes, twins)
+    # Z against Ź and Ż together
+    p = np.zeros(len(classes))
+    p[classes.index("Z")], p[classes.index("Ź")], p[classes.index("Ż")] = 0.8, 0.03, 0.03
+    assert R.twins_in_doubt("Z", p, classes, twins)
+
+
+def test_a_letter_in_doubt_against_other_letters_than_its_twins_may_still_be_shown_by_a_likeness():
+    twins = R.twins_by_value(PL_LETTERS, PL_VALUES)
+    classes = PL_LETTERS + L.ROT + L.NONE
+    p = np.zeros(len(classes))
+    p[classes.index("A")], p[classes.index("B")], p[classes.index("Ą")] = 0.6, 0.38, 0.01
+    assert not R.twins_in_doubt("A", p, classes, twins)
+    # a letter without twins (B), and a set without any (English)
+    assert not R.twins_in_doubt("B", p, classes, twins)
+    q = np.zeros(28)
+    q[ENGLISH.index("O")], q[ENGLISH.index("Q")] = 0.5, 0.5
+    assert not R.twins_in_doubt("O", q, ENGLISH + L.ROT + L.NONE, R.twins_by_value(ENGLISH, EN_VALUES))
+
+
 def test_reading_with_the_tile_sets_values_reads_the_same_clear_board():
     pic, _ = board_picture(seed=3, values=EN_VALUES)
     plain = R.BoardReader(ENGLISH).read(pic, orient=False)

@@ -1054,6 +1054,11 @@ VALUE_SOFTEN = 0.7
 # fonts' row had 9 wrong tiles fewer but 17 right ones fewer.
 TWIN_EVEN = 0.25
 TWIN_VALUE_SURE = 0.7
+# A twin left in doubt is not then shown by a likeness, neither to the board's sure tiles
+# (_board_letters) nor to its own sharpened ink (_sharpened), where the letter model gives its
+# twins TWIN_ASKED or more: the likeness weighs the letter's whole shape, the mark a few pixels of
+# it (an Ź matched a sure Ż at 0.97 and was shown Ż, an Ą a sure A).  It stays asked.
+TWIN_ASKED = 0.05
 
 
 def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
@@ -1069,6 +1074,16 @@ def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
         return None not in read and len(set(read)) > 1
 
     return {ch: twins for twins in groups if told_by_value(twins) for ch in twins}
+
+
+def twins_in_doubt(letter: str, p: np.ndarray | None, classes: str, twins: dict[str, str]) -> bool:
+    """Whether the letter model's reading ``p`` (over ``classes``) gives ``letter``'s other twins
+    (``twins``: :func:`twins_by_value`) TWIN_ASKED or more together: a doubt the mark decides,
+    which a likeness to other tiles does not see."""
+    mine = twins.get(letter, "")
+    if p is None or len(mine) < 2:
+        return False
+    return sum(float(p[classes.index(t)]) for t in mine if t != letter and t in classes) >= TWIN_ASKED
 
 
 def _twins_evened(p: np.ndarray, letters: str, twins: str) -> np.ndarray:
@@ -1946,10 +1961,13 @@ class BoardReader:
                 if lab == COVERED and kind in ("tile", "blank"):
                     kind = "unsure"
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = lab, guess, cf, kind
+        # twins in doubt between themselves: asked, not shown by a likeness (TWIN_ASKED)
+        by_mark = {rc for rc, g in in_doubt.items() if twins_in_doubt(g, glyph_p.get(rc), self._classes, self._twins)}
+        alike = {rc: g for rc, g in in_doubt.items() if rc not in by_mark}
         if in_doubt:
-            for (r, c), (letter, cf) in self._board_letters(an, pol, in_doubt, out_labels, conf).items():
+            for (r, c), (letter, cf) in self._board_letters(an, pol, alike, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
-            left = {rc: g for rc, g in in_doubt.items() if rc in tile_doubt and out_labels[rc[0]][rc[1]] == COVERED}
+            left = {rc: g for rc, g in alike.items() if rc in tile_doubt and out_labels[rc[0]][rc[1]] == COVERED}
             for (r, c), (letter, cf) in self._sharpened(an, pol, left, tile_doubt, glyph_p).items():
                 out_labels[r][c], out_guess[r][c], conf[r, c], kinds[r, c] = letter, letter, cf, "tile"
             # every letter still in doubt, the square model sure of its tile or not: a tile off its
