@@ -2865,7 +2865,9 @@ def test_a_polish_boards_mark_lost_in_its_printed_value_is_told_by_that_value():
     assert scene.labels[5][12] == "Ą"
     read = R.BoardReader(letters, values=values).read(board)
     assert read.labels[5][12] == "Ą"
-    assert wrong_squares(scene.labels, read.labels, scene.covered) == []
+    # nothing shown wrong; the Ż on (11, 1), in doubt against its Ź, is asked (TWIN_ASKED), no
+    # longer shown for its likeness to the board's sure Ż's
+    assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != "#"] == []
 
 
 def test_a_twin_read_surely_still_has_its_value_read(monkeypatch):
