@@ -21,6 +21,12 @@ the square model's other nets (numpy reads it: PyTorch is only for training).
     .venv/bin/python calibration/train_square_look.py        # ~20 min rendering + ~6 min fitting, 2 cores
     .venv/bin/python calibration/train_square_look.py --quick --out /tmp/look   # smoke test
     .venv/bin/python calibration/train_square_look.py --grey     # the look for a black-and-white camera
+
+The committed colour look is a pair (forty-first session of 2026-12-07): the look of the default
+run above and, joined with it by the reader, a wider fit on twice the boards, saved beside it as
+``look_wide``::
+
+    .venv/bin/python calibration/train_square_look.py --boards 7200 --seed 21 --widths 24,48,128 --pair
 """
 
 from __future__ import annotations
@@ -256,6 +262,9 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="a few boards and one epoch (a smoke test)")
     ap.add_argument("--grey", action="store_true", help="the second look for pictures without colour (a "
                     "black-and-white camera): boards made grey, saved as the net look_grey")
+    ap.add_argument("--pair", action="store_true",
+                    help="save the fit as the colour look's pair (the net look_wide: the reader joins the two "
+                         "looks' readings), keeping the look already in the model")
     ap.add_argument("--asked-from", type=float, default=None, metavar="BLANK",
                     help="learn (and check) only on the squares whose first look gives a blank this much or more: "
                          "where the reader asks the look (the grey look: vision.read.GREY_LOOK_FROM)")
@@ -286,9 +295,12 @@ def main(argv=None) -> None:
     check, net = fit(x, d["meta"], d["y"], vx, v["meta"], v["y"], a.epochs, a.seed,
                      tuple(int(w) for w in a.widths.split(",")))
     first = first_look(v["meta"])
-    name = R.LOOK_NETS[a.grey]
+    if a.pair and a.grey:
+        raise SystemExit("--pair is for the colour look only")
+    name = R.LOOK_PAIR if a.pair else R.LOOK_NETS[a.grey]
     model = R.SquareModel({**R.SquareModel.load(base).nets, name: net})
-    second = model.look(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], net=name)
+    # this fit alone, as numpy reads it (the reader joins a pair; the check is of the fit)
+    second = model._look_one(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], name)
     err = float(np.abs(second[:len(check)] - check).max())
     print(f"  numpy reads as PyTorch did: largest probability difference {err:.1e}", flush=True)
     if err > 1e-3:

@@ -260,7 +260,22 @@ class SquareModel:
         the reference width, the first look's four probabilities, with-reference, tile colour
         known).  What a perceptron on summary numbers cannot see, it can: a tile's edge and the
         gap round it, the shadow it casts, the square's print under a thin glare.  ``net``: which
-        look (:data:`LOOK_NETS`: the one for pictures without colour is ``look_grey``)."""
+        look (:data:`LOOK_NETS`: the one for pictures without colour is ``look_grey``).
+
+        Where the model holds a second fit of the colour look (``look_wide``: wider, fitted on
+        more boards), the two are joined -- the normalised geometric mean of their readings: the
+        wide fit alone read rendered boards a little better but asked more squares of a real
+        board's print and a real blank; the pair keeps the real board's readings and most of
+        the gain (reading doc, forty-first session)."""
+        if net == LOOK_NETS[False] and LOOK_PAIR in self.nets:
+            logp = np.log(np.maximum(self._look_one(pictures, meta, net), 1e-9)) + \
+                np.log(np.maximum(self._look_one(pictures, meta, LOOK_PAIR), 1e-9))
+            e = np.exp(0.5 * (logp - logp.max(axis=1, keepdims=True)))
+            return e / e.sum(axis=1, keepdims=True)
+        return self._look_one(pictures, meta, net)
+
+    def _look_one(self, pictures: np.ndarray, meta: np.ndarray, net: str) -> np.ndarray:
+        """(n, 4) from one second-look net of the model (:meth:`look`)."""
         p = self.nets[net]
         b = len(pictures)
         if net not in self._sessions and onnx_cnn.worth_starting(b):
@@ -291,6 +306,7 @@ LOOK = 24            # px a side of a square's picture in the second look (its c
 # camera: a blank and an empty square of its lightness differ only in the tile's edge, its
 # shadow, the grid line it hides, which the colour look, never shown a grey picture, misjudges)
 LOOK_NETS = {False: "look", True: "look_grey"}
+LOOK_PAIR = "look_wide"   # a second fit of the colour look, joined with it where present (SquareModel.look)
 LOOK_BLANK = 0.02    # squares the first look gives a blank tile this much, or ...
 LOOK_UNSURE = 0.9    # ... no kind this much, are looked at again (what the second look learnt on)
 LOOK_LETTER = 0.5    # a square whose letter reads this much keeps the first look where the second says empty or blank
