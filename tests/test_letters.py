@@ -736,7 +736,7 @@ def test_onnxruntime_gives_the_numpy_networks_numbers(path):
 
 
 @pytest.mark.skipif(not onnx_cnn.available(), reason="onnxruntime is not installed here")
-@pytest.mark.parametrize("net", ["look", "look_grey"])
+@pytest.mark.parametrize("net", ["look", "look_grey", "look_wide"])
 def test_onnxruntime_gives_the_square_models_second_look_its_numpy_numbers(monkeypatch, net):
     # the second look (a square's 9-channel picture, vision.read.SquareModel.look; the colour
     # pictures' and the grey ones') is the same network over more channels: written as an ONNX
@@ -750,7 +750,8 @@ def test_onnxruntime_gives_the_square_models_second_look_its_numpy_numbers(monke
         pictures = rng.random((n, R.LOOK, R.LOOK, 9)).astype(np.float32)
         meta = (rng.normal(size=(n, p["mmean"].size)) * p["mstd"] + p["mmean"]).astype(np.float32)
         assert np.allclose(session(pictures, meta), squares.look_logits(pictures, meta, net), atol=1e-4)
-    started = R.SquareModel(squares.nets)
+    # (the look's own fit: the colour look's pair, look_wide, has sessions of its own)
+    started = R.SquareModel({k: v for k, v in squares.nets.items() if k != R.LOOK_PAIR or net == R.LOOK_PAIR})
     monkeypatch.setattr(onnx_cnn, "_rows_read", onnx_cnn.START_AFTER_ROWS)
     q = started.look(pictures, meta, net=net)
     lg = squares.look_logits(pictures, meta, net)

@@ -3135,7 +3135,7 @@ def test_the_square_model_reads_a_picture_without_colour_with_its_grey_nets_wher
     x = rng.normal(size=(5, base.nets["cold"]["mean"].shape[0])).astype(np.float32)
     xr = rng.normal(size=(5, base.nets["ref"]["mean"].shape[0])).astype(np.float32)
     plain = R.SquareModel({k: v for k, v in base.nets.items()
-                           if k not in R.SquareModel.GREY and k not in R.LOOK_NETS.values()})
+                           if k not in R.SquareModel.GREY and k not in (*R.LOOK_NETS.values(), R.LOOK_PAIR)})
     # without grey nets a grey picture is read with the colour ones
     assert np.allclose(plain.probabilities(x, False, grey=True), plain.probabilities(x, False))
     assert np.allclose(plain.probabilities(xr, True, grey=True), plain.probabilities(xr, True))
@@ -3299,7 +3299,30 @@ def test_the_second_look_reads_as_its_network_is_written(grey):
     meta = rng.normal(0, 1, (5, len(R.FEATURES) + len(R.REF_FEATURES) + 6)).astype(np.float32)
     got = model.look(pictures, meta, net=net)
     assert got.shape == (5, len(R.KINDS))
-    np.testing.assert_allclose(got, _naive_look(model.nets[net], pictures, meta), atol=1e-5)
+    want = _naive_look(model.nets[net], pictures, meta)
+    if not grey:
+        # the colour look is a pair: the two fits' readings joined as their normalised geometric mean
+        assert R.LOOK_PAIR in model.nets
+        want = np.sqrt(want * _naive_look(model.nets[R.LOOK_PAIR], pictures, meta))
+        want /= want.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_the_colour_looks_pair_is_a_second_opinion_between_its_two_fits():
+    # each fit alone reads the squares otherwise; the pair lies between them, and a model without
+    # the second fit reads with the look alone
+    model = R.default_square_model()
+    rng = np.random.default_rng(4)
+    pictures = rng.normal(0, 0.5, (40, R.LOOK, R.LOOK, 9)).astype(np.float32)
+    meta = rng.normal(0, 1, (40, len(R.FEATURES) + len(R.REF_FEATURES) + 6)).astype(np.float32)
+    one = _naive_look(model.nets["look"], pictures, meta)
+    wide = _naive_look(model.nets[R.LOOK_PAIR], pictures, meta)
+    pair = model.look(pictures, meta)
+    assert not np.allclose(one, wide, atol=1e-3)
+    lo, hi = np.minimum(one, wide), np.maximum(one, wide)
+    assert ((pair >= lo - 0.05) & (pair <= hi + 0.05)).mean() > 0.95
+    alone = R.SquareModel({k: v for k, v in model.nets.items() if k != R.LOOK_PAIR})
+    np.testing.assert_allclose(alone.look(pictures, meta), one, atol=1e-5)
 
 
 def _first_look_only(monkeypatch):
