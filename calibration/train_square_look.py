@@ -300,7 +300,7 @@ def main(argv=None) -> None:
     name = R.LOOK_PAIR if a.pair else R.LOOK_NETS[a.grey]
     model = R.SquareModel({**R.SquareModel.load(base).nets, name: net})
     # this fit alone, as numpy reads it (the reader joins a pair; the check is of the fit)
-    second = model._look_one(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], name)
+    second = model.look_alone(np.ascontiguousarray(vx.transpose(0, 2, 3, 1)[:, :R.LOOK, :R.LOOK]), v["meta"], name)
     err = float(np.abs(second[:len(check)] - check).max())
     print(f"  numpy reads as PyTorch did: largest probability difference {err:.1e}", flush=True)
     if err > 1e-3:

@@ -999,13 +999,13 @@ class LetterModel:
         logits, hidden = self._forward(images, meta)
         if self.second is None or not len(logits):
             return logits, hidden
-        own = _log_softmax(logits)
+        own = log_softmax(logits)
         # a doubtful *letter* only: whether ink is a letter at all (ROT, NONE: the last two
         # classes) stays this fit's call, which the square model was trained on
         not_letter = np.exp(own[:, -2:]).sum(axis=1)
         doubt = (own.max(axis=1) < math.log(SECOND_OPINION_BELOW)) & (not_letter < 0.5)
         if doubt.any():
-            other = _log_softmax(self.second._forward(images[doubt], meta[doubt])[0])
+            other = log_softmax(self.second._forward(images[doubt], meta[doubt])[0])
             own[doubt] = 0.5 * (own[doubt] + other)
         return own, hidden
 
@@ -1056,7 +1056,8 @@ class LetterModel:
         return p / p.sum(axis=1, keepdims=True), classes
 
 
-def _log_softmax(z: np.ndarray) -> np.ndarray:
+def log_softmax(z: np.ndarray) -> np.ndarray:
+    """Row-wise log of the softmax of logits ``z`` (n, classes), without overflow."""
     z = z - z.max(axis=1, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 

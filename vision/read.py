@@ -268,11 +268,11 @@ class SquareModel:
         board's print and a real blank; the pair keeps the real board's readings and most of
         the gain (reading doc, forty-first session)."""
         if net == LOOK_NETS[False] and LOOK_PAIR in self.nets:
-            lg = 0.5 * (_log_softmax(self._logits_of(pictures, meta, net))
-                        + _log_softmax(self._logits_of(pictures, meta, LOOK_PAIR)))
+            lg = 0.5 * (L.log_softmax(self._logits_of(pictures, meta, net))
+                        + L.log_softmax(self._logits_of(pictures, meta, LOOK_PAIR)))
         else:
             lg = self._logits_of(pictures, meta, net)
-        return _softmax(lg)
+        return np.exp(L.log_softmax(lg))
 
     def _logits_of(self, pictures: np.ndarray, meta: np.ndarray, net: str) -> np.ndarray:
         """One second-look net's logits (:meth:`look`): through onnxruntime once the process has
@@ -284,9 +284,9 @@ class SquareModel:
         sess = self._sessions.get(net)
         return sess(pictures, meta) if sess and b else self.look_logits(pictures, meta, net)
 
-    def _look_one(self, pictures: np.ndarray, meta: np.ndarray, net: str) -> np.ndarray:
-        """(n, 4) from one second-look net alone (a pair's fit checked on its own)."""
-        return _softmax(self._logits_of(pictures, meta, net))
+    def look_alone(self, pictures: np.ndarray, meta: np.ndarray, net: str) -> np.ndarray:
+        """(n, 4) from one second-look net alone, not joined with its pair (a fit checked on its own)."""
+        return np.exp(L.log_softmax(self._logits_of(pictures, meta, net)))
 
     def look_logits(self, pictures: np.ndarray, meta: np.ndarray, net: str = "look") -> np.ndarray:
         """The second look's logits in numpy (where onnxruntime is not started or not here)."""
@@ -298,16 +298,6 @@ class SquareModel:
         p2 = L.maxpool2(a2)
         f = np.concatenate([p2.reshape(b, -1), (meta - p["mmean"]) / p["mstd"]], axis=1)
         return np.maximum(f @ p["w3"] + p["b3"], 0) @ p["w4"] + p["b4"]
-
-
-def _softmax(lg: np.ndarray) -> np.ndarray:
-    e = np.exp(lg - lg.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def _log_softmax(lg: np.ndarray) -> np.ndarray:
-    z = lg - lg.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
 
 LOOK = 24            # px a side of a square's picture in the second look (its crop at half size)
