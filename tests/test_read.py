@@ -2899,6 +2899,22 @@ def test_a_polish_boards_marks_lost_to_blur_are_asked_where_their_values_disagre
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
+def test_a_twin_whose_mark_the_usual_cut_loses_but_a_lower_cut_shows_is_asked(monkeypatch):
+    # the 49th board of seed 59600's Polish row of fonts never seen: a Ż whose dot falls under the
+    # usual cut, read as its plain twin Z and shown so without the lower cut; cut at TWIN_LOW_CUT
+    # the dot shows and the Ż reads surely: asked, the Ż its guess
+    from companion.tiles import get_tileset
+    pl = get_tileset("pl")
+    letters, values = "".join(pl.alphabet), dict(pl.values)
+    scene, corners = _benchmark_board(59600, 49, alphabet=letters, values=values)
+    board = R.rectify_board(scene.frame, corners)
+    assert scene.labels[14][11] == "Ż"
+    read = R.BoardReader(letters, values=values).read(board)
+    assert read.labels[14][11] == R.COVERED and read.guesses[14][11] == "Ż"
+    monkeypatch.setattr(R, "TWIN_LOW_SURE", 2.0)            # the lower cut never heard
+    assert R.BoardReader(letters, values=values).read(board).labels[14][11] == "Z"
+
+
 def test_a_board_whose_letters_read_surely_keeps_the_usual_cut(pictures, monkeypatch):
     board, _ = pictures
     an = R.Analysis(board)
