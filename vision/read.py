@@ -1080,10 +1080,11 @@ TWIN_ASKED = 0.05
 # printed thin or washed out by blur (Ż's dot, Ń's and Ź's acute) falls under the usual cut and
 # the letter reads as its plain twin; cut lower, the mark shows.  Set on tuning seeds 59640 /
 # 59660 (400 Polish boards, hard camera, cold; of 9,996 twins shown, 53 wrong), the cuts read
-# apart from the reader: 11 of those caught for 1 right one (0.85: 12 for 10).  Measured on seeds 59600 / 59620 (800 Polish boards): 8 wrong
-# squares fewer (Ż shown Z 7 -> 2, Ń shown N 5 -> 3, Ź shown Z 5 -> 4), 3 right ones asked, boards
-# with no wrong square 712 -> 715; German (300 boards) 2 right ones asked, Danish none.  The Ą
-# shown as A, its ogonek run into a bold foot at every cut, stays (24 on those seeds).
+# apart from the reader: 11 of those caught for 1 right one (0.85: 12 for 10).  Measured on seeds
+# 59600 / 59620 (800 Polish boards): 8 tiles shown wrong fewer (Ż shown Z 7 -> 2, Ń shown N 5 -> 3,
+# Ź shown Z 5 -> 4), 3 right ones asked, boards with no wrong square 712 -> 715; German (300
+# boards) 2 right ones asked, Danish none.  The Ą shown as A, its ogonek run into a bold foot at
+# every cut, stays (24 on those seeds).
 TWIN_LOW_CUT, TWIN_LOW_USUAL, TWIN_LOW_SURE = 0.15, 0.1, 0.95
 
 
@@ -2702,7 +2703,7 @@ class BoardReader:
     def _twin_at_a_low_cut(self, an: Analysis, pol: int, fresh: np.ndarray, labels, glyph_p: dict) -> dict:
         """{square: the other twin} for fresh squares shown as a letter with twins whose others
         hold TWIN_LOW_USUAL or more of the twins' probability as usually cut, and TWIN_LOW_SURE
-        or more cut at TWIN_LOW_CUT: a mark the usual cut ran into the letter (see TWIN_LOW_CUT)."""
+        or more cut at TWIN_LOW_CUT: a mark the usual cut lost (see TWIN_LOW_CUT)."""
         if not self._twins:
             return {}
         cand = {}
