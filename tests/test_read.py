@@ -2899,6 +2899,14 @@ def test_a_polish_boards_marks_lost_to_blur_are_asked_where_their_values_disagre
     assert [w for w in wrong_squares(scene.labels, read.labels, scene.covered) if w[3] != R.COVERED] == []
 
 
+def test_a_twins_share_is_its_other_twins_part_of_the_twins_probability_alone():
+    twins = {"Z": "ZŹŻ", "Ź": "ZŹŻ", "Ż": "ZŹŻ"}
+    p = np.array([0.4, 0.1, 0.05, 0.05])             # Z Ź Ż and a letter outside the twins
+    share, likeliest = R.twin_share("Z", p, "ZŹŻO", twins)
+    assert share == pytest.approx(0.15 / 0.55) and likeliest == "Ź"
+    assert R.twin_share("O", p, "ZŹŻO", twins) == (0.0, "")
+
+
 def test_a_twin_whose_mark_the_usual_cut_loses_but_a_lower_cut_shows_is_asked(monkeypatch):
     # the 49th board of seed 59600's Polish row of fonts never seen: a Ż whose dot falls under the
     # usual cut, read as its plain twin Z and shown so without the lower cut; cut at TWIN_LOW_CUT

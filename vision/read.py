@@ -1113,6 +1113,18 @@ def twins_in_doubt(letter: str, p: np.ndarray | None, classes: str, twins: dict[
     return sum(float(p[classes.index(t)]) for t in mine if t != letter and t in classes) >= TWIN_ASKED
 
 
+def twin_share(letter: str, p: np.ndarray, classes: str, twins: dict[str, str]) -> tuple[float, str]:
+    """(the share of ``letter``'s twins' probability in ``p`` (over ``classes``) that its other
+    twins hold, the likeliest of those); (0.0, "") for a letter without twins.  Unlike
+    :func:`twins_in_doubt` a share, not a sum: the twins' split whatever else the model doubts."""
+    at = [(classes.index(ch), ch) for ch in twins.get(letter, "") if ch in classes]
+    total = sum(float(p[i]) for i, _ in at)
+    others = [(float(p[i]), ch) for i, ch in at if ch != letter]
+    if not others or total <= 0:
+        return 0.0, ""
+    return sum(q for q, _ in others) / total, max(others)[1]
+
+
 def _twins_evened(p: np.ndarray, letters: str, twins: str) -> np.ndarray:
     """``p`` (over ``letters``) with the ``twins``' total shared out among them more evenly: each
     share raised to TWIN_EVEN, the total kept."""
@@ -2689,17 +2701,6 @@ class BoardReader:
                 out[rc] = letter
         return out
 
-    def _twin_share(self, p: np.ndarray, letter: str) -> tuple[float, str]:
-        """(the share of ``letter``'s twins' probability in ``p`` (over the reader's classes) held
-        by its other twins, the likeliest of those)."""
-        at = [(self._classes.index(ch), ch) for ch in self._twins[letter] if ch in self._classes]
-        total = sum(float(p[i]) for i, _ in at)
-        others = [(float(p[i]), ch) for i, ch in at if ch != letter]
-        if not others or total <= 0:
-            return 0.0, ""
-        best = max(others)
-        return sum(q for q, _ in others) / total, best[1]
-
     def _twin_at_a_low_cut(self, an: Analysis, pol: int, fresh: np.ndarray, labels, glyph_p: dict) -> dict:
         """{square: the other twin} for fresh squares shown as a letter with twins whose others
         hold TWIN_LOW_USUAL or more of the twins' probability as usually cut, and TWIN_LOW_SURE
@@ -2709,7 +2710,7 @@ class BoardReader:
         cand = {}
         for r, c in zip(*np.nonzero(fresh)):
             rc, letter = (int(r), int(c)), labels[r][c]
-            if letter in self._twins and rc in glyph_p and self._twin_share(glyph_p[rc], letter)[0] >= TWIN_LOW_USUAL:
+            if rc in glyph_p and twin_share(letter, glyph_p[rc], self._classes, self._twins)[0] >= TWIN_LOW_USUAL:
                 cand[rc] = letter
         if not cand:
             return {}
@@ -2719,7 +2720,7 @@ class BoardReader:
         P, _ = self._classify(glyphs, True)
         out = {}
         for rc, p in zip(owner, P):
-            share, other = self._twin_share(p, cand[rc])
+            share, other = twin_share(cand[rc], p, self._classes, self._twins)
             if share >= TWIN_LOW_SURE:
                 out[rc] = other
         return out
