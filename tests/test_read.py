@@ -2923,6 +2923,45 @@ def test_a_twin_whose_mark_the_usual_cut_loses_but_a_lower_cut_shows_is_asked(mo
     assert R.BoardReader(letters, values=values).read(board).labels[14][11] == "Z"
 
 
+def test_a_twin_whose_grey_ink_the_mark_model_reads_as_another_twin_is_asked(monkeypatch):
+    # the 28th board of the tuning seed 60760's Polish row of training fonts (DejaVu Serif Bold): an
+    # Ń whose acute the cut runs into the N, read N surely and shown so without the mark model; that
+    # model, reading the square's grey ink round the letter uncut, gives Ń MARK_SURE or more of the
+    # twins' probability: asked, the Ń its guess
+    from companion.tiles import get_tileset
+    pl = get_tileset("pl")
+    letters, values = "".join(pl.alphabet), dict(pl.values)
+    scene, corners = _benchmark_board(60760, 28, alphabet=letters, values=values, role="train")
+    board = R.rectify_board(scene.frame, corners)
+    assert scene.labels[10][13] == "Ń"
+    read = R.BoardReader(letters, values=values).read(board)
+    assert read.labels[10][13] == R.COVERED and read.guesses[10][13] == "Ń"
+    monkeypatch.setattr(R, "MARK_SURE", 2.0)                 # the mark model never heard
+    assert R.BoardReader(letters, values=values).read(board).labels[10][13] == "N"
+
+
+def test_mark_twins_are_the_sets_letters_with_their_marked_forms_the_mark_model_knows():
+    model = dataclasses.make_dataclass("Model", ["classes"])("AĄÄÅZŻŹ")
+    twins = R.mark_twins("ABĄZŻŹN", model)
+    assert twins == {"A": "AĄ", "Ą": "AĄ", "Z": "ZŻŹ", "Ż": "ZŻŹ", "Ź": "ZŻŹ"}    # N: no Ń in the set
+    assert R.mark_twins("ABCDEFGHIJKLMNOPQRSTUVWXYZ", model) == {}                # English: no twins
+    assert R.mark_twins("ABĄ", None) == {}                                         # no model, no rule
+
+
+def test_a_twins_mark_window_keeps_a_faint_mark_as_the_grey_it_is():
+    # a stem of strong ink and, above it, a dot a fifth as strong: a cut at a third of the
+    # strongest ink loses the dot; the mark window keeps it, scaled with the stem
+    ink = np.zeros((50, 50), np.float32)
+    ink[16:36, 22:28] = 200.0
+    ink[12:14, 24:26] = 40.0
+    glyph = L.Glyph(image=np.zeros((L.GLYPH, L.GLYPH), np.float32), aspect=6 / 20, height=20 / 50, ink=1.0,
+                    parts=1, contrast=200.0, centre=(25 / 50, 26 / 50))
+    window = L.mark_window(ink, glyph)
+    assert window.shape == (L.GLYPH, L.GLYPH) and window.max() == pytest.approx(1.0)
+    dot = window[:3, 10:18].max()
+    assert 0.1 < dot < 0.35                      # there, and grey: a fifth of the stem, blurred
+
+
 def test_a_board_whose_letters_read_surely_keeps_the_usual_cut(pictures, monkeypatch):
     board, _ = pictures
     an = R.Analysis(board)

@@ -49,6 +49,8 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "letters.npz"
 # the doubtful glyphs keeps a first frame's cost (a full second pass costs ~10 ms a board).
 SECOND_OPINION_BELOW = 0.9
 VALUE_MODEL_PATH = Path(__file__).resolve().parent / "models" / "values.npz"
+MARK_GROW = 1.35      # a twin's mark window: its letter's box grown this much (mark_window)
+MARKS_MODEL_PATH = Path(__file__).resolve().parent / "models" / "marks.npz"
 VALUE_CLASSES = "123456789T" + NONE     # point values 1-10 (T = 10), and "no value there"
 
 _HOG_DIM = 324      # 4x4 cells of 7 px, 2x2-cell blocks (3x3 of them), 9 orientation bins
@@ -1091,6 +1093,44 @@ def default_value_model() -> LetterModel | None:
         return LetterModel.load(VALUE_MODEL_PATH)
     except VisionError:
         return None
+
+
+@lru_cache(maxsize=1)
+def default_marks_model() -> LetterModel | None:
+    """The committed twins' mark model (``calibration/train_marks.py``), or None when absent:
+    twins are then told apart by the letter model and their values alone."""
+    try:
+        return LetterModel.load(MARKS_MODEL_PATH)
+    except VisionError:
+        return None
+
+
+def mark_window(ink: np.ndarray, g: Glyph, grow: float = MARK_GROW) -> np.ndarray:
+    """GLYPH x GLYPH float32 in [0, 1]: the grey ink of a square's crop (``ink``:
+    :meth:`vision.read.Analysis.ink_crop`) over the square round its letter ``g``'s box,
+    ``grow`` times the box's longer side, scaled by its 98th percentile -- not cut at a
+    threshold, so a mark the cut runs into its letter (an ogonek into a bold foot) or drops
+    (a faint dot) still shows as the grey it is."""
+    s = ink.shape[0]
+    h = g.height * s
+    side = max(h, g.aspect * h) * grow
+    cx, cy = g.centre[0] * s, g.centre[1] * s
+    src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
+    m = cv2.getAffineTransform(src, np.float32([[0, 0], [GLYPH, 0], [0, GLYPH]]))
+    win = cv2.warpAffine(ink.astype(np.float32), m, (GLYPH, GLYPH),
+                         flags=cv2.INTER_AREA if side > GLYPH else cv2.INTER_LINEAR, borderValue=0)
+    top = float(np.percentile(win, 98))
+    return np.clip(win / max(top, 1.0), 0, 1).astype(np.float32)
+
+
+def mark_probabilities(windows: list[np.ndarray], glyphs: list[Glyph], model: LetterModel) -> np.ndarray:
+    """(n, len(model.classes)) probabilities of each twin letter for :func:`mark_window` windows
+    and their letters' glyphs (whose shape numbers go with them)."""
+    if not windows:
+        return np.zeros((0, len(model.classes)), np.float32)
+    z = model.forward(np.stack(windows), np.array([glyph_meta(g) for g in glyphs], np.float32))[0]
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
 
 
 def value_probabilities(glyphs: list[Glyph], model: LetterModel) -> np.ndarray:

@@ -1086,6 +1086,14 @@ TWIN_ASKED = 0.05
 # boards) 2 right ones asked, Danish none.  The Ą shown as A, its ogonek run into a bold foot at
 # every cut, stays (24 on those seeds).
 TWIN_LOW_CUT, TWIN_LOW_USUAL, TWIN_LOW_SURE = 0.15, 0.1, 0.95
+# A twin shown where the mark model (vision/models/marks.npz: calibration/train_marks.py), reading the
+# letter's grey ink uncut (letters.mark_window), gives one other twin MARK_SURE or more of the twins'
+# probability is asked, that twin its guess (:meth:`_mark_reads_another_twin`): a mark the cut runs
+# into its letter or drops, which the letter model, reading the cut, cannot see -- Ż read Ź, Ń read
+# N, A read Ä.  Set on tuning seeds 60600-60780 (900 boards: Polish, German, Danish; training fonts
+# and fonts never seen; the hard camera, cold, values read): 6 wrong twins caught for 1 right one
+# asked at 0.95, 9 for 6 at 0.85.  Measured on seeds no rule was set on: see the reading doc.
+MARK_SURE = 0.95
 
 
 def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
@@ -1101,6 +1109,15 @@ def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
         return None not in read and len(set(read)) > 1
 
     return {ch: twins for twins in groups if told_by_value(twins) for ch in twins}
+
+
+def mark_twins(letters: str, model) -> dict[str, str]:
+    """letter -> its twins (itself among them) for the letters of ``letters`` with marked forms
+    in ``letters`` that the mark model (``model``) knows, all of them; empty without the model."""
+    if model is None:
+        return {}
+    groups = [ch + marked for ch in letters if (marked := L.marked_forms(ch, letters))]
+    return {ch: g2 for g in groups if len(g2 := "".join(t for t in g if t in model.classes)) > 1 for ch in g2}
 
 
 def twins_in_doubt(letter: str, p: np.ndarray | None, classes: str, twins: dict[str, str]) -> bool:
@@ -1354,6 +1371,8 @@ class BoardReader:
         self.values = {ch.upper(): int(v) for ch, v in (values or {}).items()}
         self.value_model = (value_model or L.default_value_model()) if self.values else None
         self._twins = twins_by_value(self.letters, self.values)   # letters whose value is always read
+        self.marks_model = L.default_marks_model()
+        self._mark_twins = mark_twins(self.letters, self.marks_model)
         self.min_letter = min_letter
         self.min_margin = min_margin
         self.min_square = min_square
@@ -2025,6 +2044,8 @@ class BoardReader:
             for (r, c), other in self._sharpened_reads_another(an, pol, fresh, out_labels, conf).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
             for (r, c), other in self._twin_at_a_low_cut(an, pol, fresh, out_labels, glyph_p).items():
+                out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
+            for (r, c), other in self._mark_reads_another_twin(an, pol, fresh, out_labels).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
         learnt = self.tile_lab is not None
         if ref is None and not learnt and cells:
@@ -2699,6 +2720,31 @@ class BoardReader:
         for rc, letter, p in self._read_sharpened(an, pol, list(cand), OTHER_SIGMA, OTHER_GAIN):
             if letter != cand[rc] and p >= OTHER_SURE:
                 out[rc] = letter
+        return out
+
+    def _mark_reads_another_twin(self, an: Analysis, pol: int, fresh: np.ndarray, labels) -> dict:
+        """{square: the other twin} for fresh squares shown as a letter with twins where the mark
+        model (:func:`letters.mark_window` of its grey ink) gives one other twin MARK_SURE or more
+        of the twins' probability."""
+        if not self._mark_twins:
+            return {}
+        cand = [(int(r), int(c)) for r, c in zip(*np.nonzero(fresh)) if labels[r][c] in self._mark_twins]
+        cand = [rc for rc in cand if an.glyphs[pol].get(rc) is not None]
+        if not cand:
+            return {}
+        glyphs = [an.glyphs[pol][rc] for rc in cand]
+        wins = [L.mark_window(an.ink_crop(pol, *rc), g) for rc, g in zip(cand, glyphs)]
+        P = L.mark_probabilities(wins, glyphs, self.marks_model)
+        classes = self.marks_model.classes
+        out = {}
+        for rc, p in zip(cand, P):
+            letter = labels[rc[0]][rc[1]]
+            twins = self._mark_twins[letter]
+            q = {ch: float(p[classes.index(ch)]) for ch in twins}
+            total = sum(q.values())
+            other = max((ch for ch in twins if ch != letter), key=q.get)
+            if total > 0 and q[other] / total >= MARK_SURE:
+                out[rc] = other
         return out
 
     def _twin_at_a_low_cut(self, an: Analysis, pol: int, fresh: np.ndarray, labels, glyph_p: dict) -> dict:
