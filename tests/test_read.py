@@ -2940,6 +2940,22 @@ def test_a_twin_whose_grey_ink_the_mark_model_reads_as_another_twin_is_asked(mon
     assert R.BoardReader(letters, values=values).read(board).labels[10][13] == "N"
 
 
+def test_a_twin_asked_whose_grey_ink_the_mark_model_is_all_but_certain_of_is_shown(monkeypatch):
+    # the 11th board of seed 60800's Polish row of training fonts (P052 Roman): a Ź on a tile the
+    # square model is sure of, its letter in doubt only between Z, Ź and Ż, asked without the mark
+    # model; the mark model gives Ź MARK_SHOW or more of the twins' probability: shown
+    from companion.tiles import get_tileset
+    pl = get_tileset("pl")
+    letters, values = "".join(pl.alphabet), dict(pl.values)
+    scene, corners = _benchmark_board(60800, 11, alphabet=letters, values=values, role="train")
+    board = R.rectify_board(scene.frame, corners)
+    assert scene.labels[8][4] == "Ź"
+    assert R.BoardReader(letters, values=values).read(board).labels[8][4] == "Ź"
+    monkeypatch.setattr(R, "MARK_SHOW", 2.0)                  # never sure enough to show
+    read = R.BoardReader(letters, values=values).read(board)
+    assert read.labels[8][4] == R.COVERED and read.guesses[8][4] == "Ź"
+
+
 def test_mark_twins_are_the_sets_letters_with_their_marked_forms_the_mark_model_knows():
     model = dataclasses.make_dataclass("Model", ["classes"])("AĄÄÅZŻŹ")
     twins = R.mark_twins("ABĄZŻŹN", model)

@@ -1094,6 +1094,12 @@ TWIN_LOW_CUT, TWIN_LOW_USUAL, TWIN_LOW_SURE = 0.15, 0.1, 0.95
 # and fonts never seen; the hard camera, cold, values read): 6 wrong twins caught for 1 right one
 # asked at 0.95, 9 for 6 at 0.85.  Measured on seeds no rule was set on: see the reading doc.
 MARK_SURE = 0.95
+# ... and a twin asked, on a tile the square model is sure of, whose letter the letter model doubts
+# only between its twins (MARK_GROUP or more of its letters' probability on them), is shown as the
+# twin the mark model gives MARK_SHOW or more (:meth:`_mark_shows_a_twin_asked`).  On the tuning
+# seeds 60760 / 60780 (300 Polish boards) 133 twins were so asked: at 0.99, 32 shown, all right; at
+# 0.98, 39 and 1 wrong (an F asked as E or Ę); at 0.9, 74 and 8 wrong (Ą read A by the mark model).
+MARK_GROUP, MARK_SHOW = 0.9, 0.99
 
 
 def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
@@ -2047,6 +2053,9 @@ class BoardReader:
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
             for (r, c), other in self._mark_reads_another_twin(an, pol, fresh, out_labels).items():
                 out_labels[r][c], out_guess[r][c], kinds[r, c] = COVERED, other, "unsure"
+            for (r, c), twin in self._mark_shows_a_twin_asked(an, pol, tile_doubt, out_labels, out_guess,
+                                                              glyph_p).items():
+                out_labels[r][c], out_guess[r][c], kinds[r, c] = twin, twin, "tile"
         learnt = self.tile_lab is not None
         if ref is None and not learnt and cells:
             for r, c in _unread_tiles(an.mean_lab, out_labels):
@@ -2745,6 +2754,38 @@ class BoardReader:
             other = max((ch for ch in twins if ch != letter), key=q.get)
             if total > 0 and q[other] / total >= MARK_SURE:
                 out[rc] = other
+        return out
+
+    def _mark_shows_a_twin_asked(self, an: Analysis, pol: int, tiles: dict, labels, guesses, glyph_p: dict) -> dict:
+        """{square: twin} for the squares of ``tiles`` (those the square model is sure are letter
+        tiles) asked with a twin guessed, whose letter the letter model (``glyph_p``) doubts only
+        between that guess's twins (MARK_GROUP or more of its letters' probability on them), and
+        where the mark model gives one twin MARK_SHOW or more of the twins' probability."""
+        if not self._mark_twins:
+            return {}
+        n = len(self.letters)
+        cand = []
+        for rc in tiles:
+            g, p = guesses[rc[0]][rc[1]], glyph_p.get(rc)
+            if labels[rc[0]][rc[1]] != COVERED or g not in self._mark_twins or p is None or an.glyphs[pol].get(rc) is None:
+                continue
+            group = sum(float(p[self._classes.index(t)]) for t in self._mark_twins[g] if t in self._classes)
+            if group >= MARK_GROUP * max(float(p[:n].sum()), 1e-9):
+                cand.append(rc)
+        if not cand:
+            return {}
+        glyphs = [an.glyphs[pol][rc] for rc in cand]
+        P = L.mark_probabilities([L.mark_window(an.ink_crop(pol, *rc), g) for rc, g in zip(cand, glyphs)], glyphs,
+                                 self.marks_model)
+        classes = self.marks_model.classes
+        out = {}
+        for rc, p in zip(cand, P):
+            twins = self._mark_twins[guesses[rc[0]][rc[1]]]
+            q = {ch: float(p[classes.index(ch)]) for ch in twins}
+            total = sum(q.values())
+            best = max(q, key=q.get)
+            if total > 0 and q[best] / total >= MARK_SHOW:
+                out[rc] = best
         return out
 
     def _twin_at_a_low_cut(self, an: Analysis, pol: int, fresh: np.ndarray, labels, glyph_p: dict) -> dict:
