@@ -2737,23 +2737,30 @@ class BoardReader:
         of the twins' probability."""
         if not self._mark_twins:
             return {}
-        cand = [(int(r), int(c)) for r, c in zip(*np.nonzero(fresh)) if labels[r][c] in self._mark_twins]
-        cand = [rc for rc in cand if an.glyphs[pol].get(rc) is not None]
+        shown = {(int(r), int(c)): labels[r][c] for r, c in zip(*np.nonzero(fresh)) if labels[r][c] in self._mark_twins}
+        out = {}
+        for rc, share in self._twin_shares_by_mark(an, pol, shown).items():
+            other = max((ch for ch in share if ch != shown[rc]), key=share.get)
+            if share[other] >= MARK_SURE:
+                out[rc] = other
+        return out
+
+    def _twin_shares_by_mark(self, an: Analysis, pol: int, letters: dict) -> dict:
+        """{square: {twin: its share of the twins' probability}} by the mark model, for the squares
+        of ``letters`` (square -> a letter with twins, :attr:`_mark_twins`) with a glyph cut."""
+        cand = [rc for rc in letters if an.glyphs[pol].get(rc) is not None]
         if not cand:
             return {}
         glyphs = [an.glyphs[pol][rc] for rc in cand]
-        wins = [L.mark_window(an.ink_crop(pol, *rc), g) for rc, g in zip(cand, glyphs)]
-        P = L.mark_probabilities(wins, glyphs, self.marks_model)
+        P = L.mark_probabilities([L.mark_window(an.ink_crop(pol, *rc), g) for rc, g in zip(cand, glyphs)], glyphs,
+                                 self.marks_model)
         classes = self.marks_model.classes
         out = {}
         for rc, p in zip(cand, P):
-            letter = labels[rc[0]][rc[1]]
-            twins = self._mark_twins[letter]
-            q = {ch: float(p[classes.index(ch)]) for ch in twins}
+            q = {ch: float(p[classes.index(ch)]) for ch in self._mark_twins[letters[rc]]}
             total = sum(q.values())
-            other = max((ch for ch in twins if ch != letter), key=q.get)
-            if total > 0 and q[other] / total >= MARK_SURE:
-                out[rc] = other
+            if total > 0:
+                out[rc] = {ch: v / total for ch, v in q.items()}
         return out
 
     def _mark_shows_a_twin_asked(self, an: Analysis, pol: int, tiles: dict, labels, guesses, glyph_p: dict) -> dict:
@@ -2764,27 +2771,18 @@ class BoardReader:
         if not self._mark_twins:
             return {}
         n = len(self.letters)
-        cand = []
+        asked = {}
         for rc in tiles:
             g, p = guesses[rc[0]][rc[1]], glyph_p.get(rc)
-            if labels[rc[0]][rc[1]] != COVERED or g not in self._mark_twins or p is None or an.glyphs[pol].get(rc) is None:
+            if labels[rc[0]][rc[1]] != COVERED or g not in self._mark_twins or p is None:
                 continue
             group = sum(float(p[self._classes.index(t)]) for t in self._mark_twins[g] if t in self._classes)
             if group >= MARK_GROUP * max(float(p[:n].sum()), 1e-9):
-                cand.append(rc)
-        if not cand:
-            return {}
-        glyphs = [an.glyphs[pol][rc] for rc in cand]
-        P = L.mark_probabilities([L.mark_window(an.ink_crop(pol, *rc), g) for rc, g in zip(cand, glyphs)], glyphs,
-                                 self.marks_model)
-        classes = self.marks_model.classes
+                asked[rc] = g
         out = {}
-        for rc, p in zip(cand, P):
-            twins = self._mark_twins[guesses[rc[0]][rc[1]]]
-            q = {ch: float(p[classes.index(ch)]) for ch in twins}
-            total = sum(q.values())
-            best = max(q, key=q.get)
-            if total > 0 and q[best] / total >= MARK_SHOW:
+        for rc, share in self._twin_shares_by_mark(an, pol, asked).items():
+            best = max(share, key=share.get)
+            if share[best] >= MARK_SHOW:
                 out[rc] = best
         return out
 
