@@ -63,18 +63,7 @@ def augment(torch, x, gen, thin: float = 0.0, real: float = 0.0):
     f = torch.nn.functional
     b = len(x)
     # affine (80 %): turn ~4 degrees, scale 0.86-1.12, shear ~0.15, shift ~0.8 px
-    ang = torch.randn(b, generator=gen) * np.radians(4)
-    sx = torch.empty(b).uniform_(0.86, 1.12, generator=gen)
-    sy = torch.empty(b).uniform_(0.86, 1.12, generator=gen)
-    sh = torch.randn(b, generator=gen) * 0.15
-    c, s = torch.cos(ang), torch.sin(ang)
-    A = torch.stack([torch.stack([c * sx, c * sh - s * sy], 1), torch.stack([s * sx, s * sh + c * sy], 1)], 1)
-    on = (torch.rand(b, generator=gen) < 0.8).float()[:, None, None]
-    A = on * A + (1 - on) * torch.eye(2)[None]
-    Ainv = torch.linalg.inv(A)                     # grid maps output to input
-    t = torch.randn(b, 2, generator=gen) * 0.8 * (2 / L.GLYPH) * on[:, :, 0]
-    theta = torch.cat([Ainv, (-Ainv @ t[:, :, None])], 2)
-    grid = f.affine_grid(theta, list(x.shape), align_corners=False)
+    grid = affine_grid(torch, x, gen, (0.86, 1.12), 0.15, 0.8)
     # elastic (30 %): a smooth random displacement of about a pixel
     el = (torch.rand(b, generator=gen) < 0.3).float()[:, None, None, None]
     field = f.interpolate(torch.randn(b, 2, 4, 4, generator=gen), size=(L.GLYPH, L.GLYPH), mode="bicubic",
@@ -91,6 +80,27 @@ def augment(torch, x, gen, thin: float = 0.0, real: float = 0.0):
     if real > 0:
         x = real_look(torch, x, gen, real)
     return x
+
+
+def affine_grid(torch, x, gen, scale: tuple[float, float], shear: float, share: float | None = None):
+    """The sampling grid of random affine warps of a batch ``x`` (B, 1, 28, 28): a turn of ~4
+    degrees, each axis scaled within ``scale``, sheared ~``shear``, shifted ~0.8 px; with
+    ``share``, only that share of the batch warped (the rest kept as it is)."""
+    f = torch.nn.functional
+    b = len(x)
+    ang = torch.randn(b, generator=gen) * np.radians(4)
+    sx = torch.empty(b).uniform_(*scale, generator=gen)
+    sy = torch.empty(b).uniform_(*scale, generator=gen)
+    sh = torch.randn(b, generator=gen) * shear
+    c, s = torch.cos(ang), torch.sin(ang)
+    A = torch.stack([torch.stack([c * sx, c * sh - s * sy], 1), torch.stack([s * sx, s * sh + c * sy], 1)], 1)
+    on = torch.ones(b, 1, 1)
+    if share is not None:
+        on = (torch.rand(b, generator=gen) < share).float()[:, None, None]
+        A = on * A + (1 - on) * torch.eye(2)[None]
+    Ainv = torch.linalg.inv(A)                     # the grid maps output to input
+    t = torch.randn(b, 2, generator=gen) * 0.8 * (2 / L.GLYPH) * on[:, :, 0]
+    return f.affine_grid(torch.cat([Ainv, (-Ainv @ t[:, :, None])], 2), list(x.shape), align_corners=False)
 
 
 def real_look(torch, x, gen, share: float):

@@ -82,17 +82,10 @@ def augment(torch, x, gen):
     """Random warps (turn ~4 degrees, scale 0.88-1.12, shear ~0.1, shift ~0.8 px), contrast
     (a random gamma) and noise of a batch of grey windows (B, 1, 28, 28) in [0, 1]; never a
     threshold, which would cut away the grey a faint mark is."""
+    from calibration.torch_cnn import affine_grid
     f = torch.nn.functional
     b = len(x)
-    ang = torch.randn(b, generator=gen) * np.radians(4)
-    sx = torch.empty(b).uniform_(0.88, 1.12, generator=gen)
-    sy = torch.empty(b).uniform_(0.88, 1.12, generator=gen)
-    sh = torch.randn(b, generator=gen) * 0.1
-    c, s = torch.cos(ang), torch.sin(ang)
-    A = torch.stack([torch.stack([c * sx, c * sh - s * sy], 1), torch.stack([s * sx, s * sh + c * sy], 1)], 1)
-    Ainv = torch.linalg.inv(A)
-    t = torch.randn(b, 2, generator=gen) * 0.8 * (2 / L.GLYPH)
-    grid = f.affine_grid(torch.cat([Ainv, (-Ainv @ t[:, :, None])], 2), list(x.shape), align_corners=False)
+    grid = affine_grid(torch, x, gen, (0.88, 1.12), 0.1)
     x = f.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
     x = x.clamp(0, 1) ** torch.exp(torch.randn(b, 1, 1, 1, generator=gen) * 0.25)
     return (x + torch.randn(x.shape, generator=gen) * torch.rand(b, 1, 1, 1, generator=gen) * 0.06).clamp(0, 1)
