@@ -1128,9 +1128,7 @@ def mark_probabilities(windows: list[np.ndarray], glyphs: list[Glyph], model: Le
     and their letters' glyphs (whose shape numbers go with them)."""
     if not windows:
         return np.zeros((0, len(model.classes)), np.float32)
-    z = model.forward(np.stack(windows), np.array([glyph_meta(g) for g in glyphs], np.float32))[0]
-    z = np.exp(z - z.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True)
+    return np.exp(log_softmax(model.forward(np.stack(windows), np.array([glyph_meta(g) for g in glyphs], np.float32))[0]))
 
 
 def value_probabilities(glyphs: list[Glyph], model: LetterModel) -> np.ndarray:

@@ -1108,7 +1108,7 @@ def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
     for the letters whose twins are not all worth the same ``values``, each a value the value
     model reads (1-10: a twin worth 0 or unknown could not be told by it).  Empty for a set
     without marked letters (English) or without values."""
-    groups = [ch + marked for ch in letters if (marked := L.marked_forms(ch, letters))]
+    groups = twin_groups(letters)
 
     def told_by_value(twins: str) -> bool:
         read = [L.value_class(values.get(t, 0)) for t in twins]
@@ -1117,12 +1117,18 @@ def twins_by_value(letters: str, values: dict[str, int]) -> dict[str, str]:
     return {ch: twins for twins in groups if told_by_value(twins) for ch in twins}
 
 
+def twin_groups(letters: str) -> list[str]:
+    """Each letter of ``letters`` that has marked forms among them, followed by those forms
+    (:func:`letters.marked_forms`): "AĄ", "ZŹŻ"; none for English."""
+    return [ch + marked for ch in letters if (marked := L.marked_forms(ch, letters))]
+
+
 def mark_twins(letters: str, model) -> dict[str, str]:
     """letter -> its twins (itself among them) for the letters of ``letters`` with marked forms
     in ``letters`` that the mark model (``model``) knows, all of them; empty without the model."""
     if model is None:
         return {}
-    groups = [ch + marked for ch in letters if (marked := L.marked_forms(ch, letters))]
+    groups = twin_groups(letters)
     return {ch: g2 for g in groups if len(g2 := "".join(t for t in g if t in model.classes)) > 1 for ch in g2}
 
 
@@ -1377,7 +1383,8 @@ class BoardReader:
         self.values = {ch.upper(): int(v) for ch, v in (values or {}).items()}
         self.value_model = (value_model or L.default_value_model()) if self.values else None
         self._twins = twins_by_value(self.letters, self.values)   # letters whose value is always read
-        self.marks_model = L.default_marks_model()
+        # loaded only for a set with twins: English never needs it
+        self.marks_model = L.default_marks_model() if twin_groups(self.letters) else None
         self._mark_twins = mark_twins(self.letters, self.marks_model)
         self.min_letter = min_letter
         self.min_margin = min_margin
